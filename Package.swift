@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "accelkit",
+  products: [
+    .executable(name: "accelkit", targets: ["AccelKitCLI"]),
+    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelSpectral"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // libfftw3 through pkg-config; imported by AccelSpectral only.
+    .systemLibrary(
+      name: "CFFTW",
+      pkgConfig: "fftw3",
+      providers: [.apt(["libfftw3-dev", "pkg-config"])]
+    ),
+    .target(name: "AccelCore"),
+    .target(name: "AccelIO", dependencies: ["AccelCore"]),
+    .target(
+      name: "AccelSpectral",
+      dependencies: ["AccelCore", "CFFTW"],
+      linkerSettings: [.linkedLibrary("m")]
+    ),
+    .executableTarget(
+      name: "AccelKitCLI",
+      dependencies: [
+        "AccelCore", "AccelIO", "AccelSpectral",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      linkerSettings: [.linkedLibrary("m")]
+    ),
+    .target(name: "TestSupport", dependencies: ["AccelCore"], path: "Tests/TestSupport"),
+    .testTarget(name: "AccelCoreTests", dependencies: ["AccelCore", "TestSupport"]),
+    .testTarget(name: "AccelIOTests", dependencies: ["AccelIO", "TestSupport"]),
+    .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
+    .testTarget(
+      name: "AccelKitCLITests",
+      dependencies: ["AccelKitCLI", "TestSupport"]
+    ),
+  ]
+)

@@ -1,0 +1,92 @@
+/// Units of acceleration an input may use. Inside accelkit everything is in g
+/// (1 g = 9.80665 m/s^2, the standard gravity).
+public enum AccelerationUnit: String, CaseIterable, Sendable {
+  case g
+  case mg
+  case metersPerSecondSquared = "m/s2"
+
+  /// Standard gravity in m/s^2.
+  public static let standardGravity = 9.80665
+
+  /// The divisor that turns a value in this unit into g. Division (not multiplication by a
+  /// reciprocal) keeps the conversion correctly rounded.
+  public var divisorToG: Double {
+    switch self {
+    case .g: 1
+    case .mg: 1000
+    case .metersPerSecondSquared: AccelerationUnit.standardGravity
+    }
+  }
+
+  /// Reads the names users write: `g`, `mg`, `m/s2`, `m/s^2`, `mps2`, `ms2`.
+  public init?(name: String) {
+    switch name.lowercased() {
+    case "g": self = .g
+    case "mg": self = .mg
+    case "m/s2", "m/s^2", "mps2", "ms2", "m/s²": self = .metersPerSecondSquared
+    default: return nil
+    }
+  }
+}
+
+/// Axis sign conventions.
+///
+/// - `apple`: Apple's, used inside accelkit: a device lying face up at rest reads (0, 0, -1) g
+///   (the reading points along gravity).
+/// - `specificForce`: Android's and most IMUs': face up at rest reads (0, 0, +1) g. Converted to
+///   Apple's on the way in by negating all three axes.
+public enum AxisConvention: String, CaseIterable, Sendable {
+  case apple
+  case specificForce = "specific-force"
+}
+
+/// Units of a time column. Inside accelkit time is in seconds.
+public enum TimeUnit: String, CaseIterable, Sendable {
+  case s, ms, us, ns
+
+  /// The divisor that turns a value in this unit into seconds.
+  public var divisorToSeconds: Double {
+    switch self {
+    case .s: 1
+    case .ms: 1e3
+    case .us: 1e6
+    case .ns: 1e9
+    }
+  }
+}
+
+/// The precision a trace was stored in; writers use it to print the shortest text that reads back
+/// to the stored value.
+public enum SamplePrecision: String, Sendable {
+  case float64 = "f64"
+  case float32 = "f32"
+}
+
+/// What is known about a trace besides its samples.
+public struct TraceMetadata: Sendable, Equatable {
+  /// A name for messages: the path as given, or `<stdin>`.
+  public var name: String
+  /// The nominal sample rate in Hz when it was given (`--rate`) or is known from the format.
+  public var nominalRate: Double?
+  /// Whether the time column was generated from `nominalRate` (no time column in the input).
+  public var timeFromRate: Bool
+  /// The precision of the stored values.
+  public var precision: SamplePrecision
+  /// The units the input was in, before conversion to g.
+  public var sourceUnits: AccelerationUnit
+  /// The convention the input was in, before conversion to Apple's.
+  public var sourceConvention: AxisConvention
+
+  public init(
+    name: String, nominalRate: Double? = nil, timeFromRate: Bool = false,
+    precision: SamplePrecision = .float64, sourceUnits: AccelerationUnit = .g,
+    sourceConvention: AxisConvention = .apple
+  ) {
+    self.name = name
+    self.nominalRate = nominalRate
+    self.timeFromRate = timeFromRate
+    self.precision = precision
+    self.sourceUnits = sourceUnits
+    self.sourceConvention = sourceConvention
+  }
+}

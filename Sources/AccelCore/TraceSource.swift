@@ -1,0 +1,50 @@
+/// A stream of samples: the reading end of the pipeline.
+///
+/// `next()` returns the next block (never empty) or `nil` at the end. Blocks have at most
+/// `TraceSource.defaultBlockSize` samples unless a reader says otherwise.
+public protocol TraceSource: AnyObject {
+  var metadata: TraceMetadata { get }
+  func next() throws -> SampleBlock?
+}
+
+extension TraceSource {
+  /// Reads everything into one block. Only for callers that truly need the whole signal.
+  /// - Complexity: O(n) memory.
+  public func readAll() throws -> SampleBlock {
+    var all = SampleBlock()
+    while let block = try next() { all.append(contentsOf: block) }
+    return all
+  }
+}
+
+/// The default number of samples per block (a block of four Double columns is 2 MiB).
+public let defaultBlockSize = 65_536
+
+/// The writing end of the pipeline.
+public protocol TraceSink: AnyObject {
+  func write(_ block: SampleBlock) throws
+  /// Flushes and completes the output. After `finish()` no more blocks may be written.
+  func finish() throws
+}
+
+/// A source over samples held in memory, yielding blocks of `blockSize`.
+public final class MemoryTraceSource: TraceSource {
+  public let metadata: TraceMetadata
+  private let samples: SampleBlock
+  private let blockSize: Int
+  private var position = 0
+
+  public init(_ samples: SampleBlock, metadata: TraceMetadata, blockSize: Int = defaultBlockSize) {
+    precondition(blockSize > 0)
+    self.samples = samples
+    self.metadata = metadata
+    self.blockSize = blockSize
+  }
+
+  public func next() throws -> SampleBlock? {
+    guard position < samples.count else { return nil }
+    let end = min(position + blockSize, samples.count)
+    defer { position = end }
+    return samples.slice(position..<end)
+  }
+}

@@ -1,0 +1,223 @@
+/// Streaming statistics of a trace, for `accelkit info`: timing (rate, jitter, gaps, timestamps that
+/// do not increase) and per-axis values. Memory is bounded whatever the length of the trace.
+public struct TraceSummary: Sendable {
+  public struct AxisStats: Sendable, Equatable {
+    public var min = Double.infinity
+    public var max = -Double.infinity
+    /// Samples equal to `min` / `max` (a sensor at its rail repeats its extreme value).
+    public var countAtMin = 0
+    public var countAtMax = 0
+    public var mean = 0.0
+    var m2 = 0.0
+    public var count = 0
+
+    /// Population standard deviation.
+    public var std: Double { count > 0 ? (m2 / Double(count)).squareRoot() : .nan }
+
+    mutating func add(_ values: [Double]) {
+      guard !values.isEmpty else { return }
+      var bMin = Double.infinity
+      var bMax = -Double.infinity
+      var sum = 0.0
+      for v in values {
+        bMin = Swift.min(bMin, v)
+        bMax = Swift.max(bMax, v)
+        sum += v
+      }
+      let n = Double(values.count)
+      let bMean = sum / n
+      var bM2 = 0.0
+      for v in values {
+        let d = v - bMean
+        bM2 += d * d
+      }
+      var atMin = 0
+      var atMax = 0
+      for v in values {
+        if v == bMin { atMin += 1 }
+        if v == bMax { atMax += 1 }
+      }
+      if bMin < min {
+        min = bMin
+        countAtMin = atMin
+      } else if bMin == min {
+        countAtMin += atMin
+      }
+      if bMax > max {
+        max = bMax
+        countAtMax = atMax
+      } else if bMax == max {
+        countAtMax += atMax
+      }
+      // Chan et al.'s pairwise update of mean and sum of squared deviations.
+      let total = Double(count) + n
+      let delta = bMean - mean
+      mean += delta * n / total
+      m2 += bM2 + delta * delta * Double(count) * n / total
+      count += values.count
+    }
+  }
+
+  /// A long interval between two samples.
+  public struct Gap: Sendable, Equatable {
+    /// Time of the sample before the gap, in seconds.
+    public var start: Double
+    /// Length of the interval, in seconds.
+    public var interval: Double
+  }
+
+  public private(set) var rows = 0
+  public private(set) var firstTime: Double?
+  public private(set) var lastTime: Double?
+  public private(set) var x = AxisStats()
+  public private(set) var y = AxisStats()
+  public private(set) var z = AxisStats()
+  public private(set) var magnitude = AxisStats()
+  /// Intervals <= 0: timestamps that repeat or go backwards.
+  public private(set) var nonIncreasing = 0
+  /// 1-based index of the first sample whose timestamp does not increase.
+  public private(set) var firstNonIncreasingSample: Int?
+  /// Samples with a NaN or infinite value (only possible when such values are allowed).
+  public private(set) var nonFinite = 0
+
+  private var histogram = IntervalHistogram()
+  private var intervalStats = AxisStats()
+  /// The longest intervals seen, longest first (at most `gapListLength`).
+  public private(set) var longestIntervals: [Gap] = []
+  private static let gapListLength = 5
+
+  public init() {}
+
+  public mutating func add(_ block: SampleBlock) {
+    guard !block.isEmpty else { return }
+    var finiteMag: [Double] = []
+    finiteMag.reserveCapacity(block.count)
+    var intervals: [Double] = []
+    intervals.reserveCapacity(block.count)
+    var previous = lastTime
+    for i in 0..<block.count {
+      let t = block.t[i]
+      if let p = previous {
+        let d = t - p
+        if d > 0 {
+          intervals.append(d)
+          histogram.add(d)
+          noteInterval(start: p, interval: d)
+        } else {
+          nonIncreasing += 1
+          if firstNonIncreasingSample == nil { firstNonIncreasingSample = rows + i + 1 }
+        }
+      }
+      previous = t
+      let m = (block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i])
+        .squareRoot()
+      if m.isFinite { finiteMag.append(m) } else { nonFinite += 1 }
+    }
+    if firstTime == nil { firstTime = block.t[0] }
+    lastTime = block.t[block.count - 1]
+    rows += block.count
+    intervalStats.add(intervals)
+    if nonFinite == 0 {
+      x.add(block.x)
+      y.add(block.y)
+      z.add(block.z)
+    } else {
+      x.add(block.x.filter(\.isFinite))
+      y.add(block.y.filter(\.isFinite))
+      z.add(block.z.filter(\.isFinite))
+    }
+    magnitude.add(finiteMag)
+  }
+
+  private mutating func noteInterval(start: Double, interval: Double) {
+    if longestIntervals.count == Self.gapListLength,
+      let last = longestIntervals.last, interval <= last.interval
+    {
+      return
+    }
+    let gap = Gap(start: start, interval: interval)
+    let index = longestIntervals.firstIndex { $0.interval < interval } ?? longestIntervals.endIndex
+    longestIntervals.insert(gap, at: index)
+    if longestIntervals.count > Self.gapListLength { longestIntervals.removeLast() }
+  }
+
+  /// last - first timestamp, in seconds.
+  public var duration: Double {
+    guard let firstTime, let lastTime else { return 0 }
+    return lastTime - firstTime
+  }
+
+  /// The median positive interval in seconds (to about 1e-9 relative), or nil with fewer than 2
+  /// samples.
+  public var medianInterval: Double? { histogram.median }
+
+  /// 1 / median interval, in Hz.
+  public var estimatedRate: Double? { medianInterval.map { 1 / $0 } }
+
+  /// Standard deviation of the positive intervals, in seconds.
+  public var intervalStd: Double? { intervalStats.count > 1 ? intervalStats.std : nil }
+
+  /// Standard deviation of the intervals relative to the median (0.05 = 5%).
+  public var relativeJitter: Double? {
+    guard let std = intervalStd, let median = medianInterval else { return nil }
+    return std / median
+  }
+
+  /// Intervals longer than 1.5 times the median.
+  public var gapCount: Int {
+    guard let median = medianInterval else { return 0 }
+    return histogram.count(above: 1.5 * median)
+  }
+
+  /// The gaps (intervals over 1.5x the median) among the longest intervals seen, longest first.
+  public var largestGaps: [Gap] {
+    guard let median = medianInterval else { return [] }
+    return longestIntervals.filter { $0.interval > 1.5 * median }
+  }
+}
+
+/// Counts of positive intervals in bins of relative width ~2^-32 (coarsened if there are very many
+/// distinct values), with the sum of the values per bin so the median is a true interval value.
+struct IntervalHistogram: Sendable {
+  private var bins: [UInt64: (count: Int, sum: Double)] = [:]
+  private var droppedBits: UInt64 = 20
+  private static let maxBins = 100_000
+
+  mutating func add(_ value: Double) {
+    let key = value.bitPattern >> droppedBits
+    bins[key, default: (0, 0)].count += 1
+    bins[key]!.sum += value
+    if bins.count > Self.maxBins { coarsen() }
+  }
+
+  private mutating func coarsen() {
+    droppedBits += 4
+    var merged: [UInt64: (count: Int, sum: Double)] = [:]
+    for key in bins.keys.sorted() {  // sorted: the float sums must not depend on hash order
+      let bin = bins[key]!
+      let k = key >> 4
+      let old = merged[k, default: (0, 0)]
+      merged[k] = (old.count + bin.count, old.sum + bin.sum)
+    }
+    bins = merged
+  }
+
+  var median: Double? {
+    let total = bins.values.reduce(0) { $0 + $1.count }
+    guard total > 0 else { return nil }
+    let half = (total + 1) / 2
+    var seen = 0
+    for key in bins.keys.sorted() {
+      let bin = bins[key]!
+      seen += bin.count
+      if seen >= half { return bin.sum / Double(bin.count) }
+    }
+    return nil
+  }
+
+  func count(above threshold: Double) -> Int {
+    var n = 0
+    for bin in bins.values where bin.sum / Double(bin.count) > threshold { n += bin.count }
+    return n
+  }
+}

@@ -1,0 +1,474 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import AccelCore
+
+/// Reads CSV/TSV traces in fixed-size blocks, straight from bytes.
+///
+/// Accepts comma, tab or semicolon delimiters (detected from the first line unless given), a header
+/// row (or none), quoted fields (with `""` escapes and line breaks inside), CRLF line ends, a UTF-8
+/// byte-order mark, spaces around fields, blank lines and trailing delimiters. Numbers are parsed
+/// exactly as `strtod` would. Memory is bounded by the block size and the longest row.
+public final class CSVTraceReader: TraceSource {
+  public private(set) var metadata: TraceMetadata
+  public let columns: ResolvedColumns
+  public let delimiter: UInt8
+  /// Rows skipped with `skipBadRows`, and the first such row's error.
+  public private(set) var skippedRows = 0
+  public private(set) var firstSkippedError: AccelError?
+
+  private let input: ByteInput
+  private let settings: TraceReadSettings
+  private let conversion: SampleConversion
+  private var buffer: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private var start = 0
+  private var end = 0
+  private var limit = 0
+  private var eof = false
+  private var line = 1
+  private var rowsEmitted = 0
+  private var finished = false
+  private let columnBuffers: UnsafeMutablePointer<Double>
+  private let blockSize: Int
+  private let codes: [Int8]
+
+  /// Opens a CSV trace: reads the header (or the first row when there is none), resolves the
+  /// columns and units. Throws data errors for an empty file or a header without the needed columns.
+  public init(input: ByteInput, settings: TraceReadSettings) throws {
+    let blockSize = max(1, settings.blockSize)
+    var capacity = 1 << 20
+    var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 1)
+    var start = 0
+    var end = 0
+    var eof = false
+    var line = 1
+    var ok = false
+    defer { if !ok { buffer.deallocate() } }
+
+    // Fill until the first non-blank line is complete.
+    var firstLine: Range<Int>? = nil
+    var bomChecked = false
+    while firstLine == nil {
+      if !eof {
+        try Self.readMore(
+          input: input, buffer: &buffer, capacity: &capacity, start: &start, end: &end, eof: &eof)
+      }
+      if !bomChecked && (end - start >= 3 || eof) {
+        bomChecked = true
+        if end - start >= 3 && buffer[start] == 0xEF && buffer[start + 1] == 0xBB
+          && buffer[start + 2] == 0xBF
+        {
+          start += 3
+        }
+      }
+      // Skip blank lines.
+      var p = start
+      while p < end {
+        if buffer[p] == UInt8(ascii: "\n") {
+          p += 1
+          line += 1
+          start = p
+        } else if CSVDialect.isBlank(buffer[p]) {
+          p += 1
+        } else {
+          break
+        }
+      }
+      if let nl = Self.firstNewline(buffer, from: start, to: end) {
+        firstLine = start..<nl
+      } else if eof {
+        if p < end {
+          firstLine = start..<end
+        } else {
+          throw AccelError.data(
+            DataLocation(file: input.name), "the file is empty: no header and no rows",
+            hint: "check the path; accelkit needs a header line and at least one row")
+        }
+      }
+    }
+    var lineBytes = Array(UnsafeBufferPointer(start: buffer + firstLine!.lowerBound, count: firstLine!.count))
+    if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
+    let delimiter = settings.delimiter ?? CSVDialect.detectDelimiter(in: lineBytes)
+    let firstFields = CSVDialect.split(lineBytes, delimiter: delimiter)
+    var header: [String]? = nil
+    if settings.hasHeader {
+      header = firstFields
+      let nonEmpty = firstFields.filter { !$0.isEmpty }
+      let numeric = nonEmpty.filter { parseDecimal(Substring($0)) != nil }
+      if !nonEmpty.isEmpty && numeric.count == nonEmpty.count && settings.columns == nil {
+        throw AccelError.data(
+          DataLocation(file: input.name, line: line),
+          "the first line looks like data, not a header: \(ResolvedColumns.quotedList(firstFields))",
+          hint: "pass --no-header (and --rate HZ if there is no time column), or a --preset")
+      }
+      start = min(firstLine!.upperBound + 1, end)
+      line += 1
+    }
+    let columns = try ResolvedColumns.resolve(
+      spec: settings.columns, header: header, fieldCount: firstFields.count, file: input.name)
+    self.columns = columns
+    var codes = [Int8](repeating: -1, count: columns.targets.count)
+    for (i, target) in columns.targets.enumerated() {
+      if let target { codes[i] = Int8(target.rawValue) + (columns.adds[i] ? 4 : 0) }
+    }
+    self.codes = codes
+
+    let units = try settings.units.resolve(
+      names: header == nil ? [] : columns.accelerationNames, file: input.name)
+    if !columns.hasTime && settings.rate == nil {
+      throw AccelError.usage(
+        "\(input.name) has no time column; give the sample rate with --rate HZ",
+        hint: "or map a time column with --columns t=NAME (and --time-unit if it is not seconds)")
+    }
+    self.input = input
+    self.settings = settings
+    self.blockSize = blockSize
+    self.delimiter = delimiter
+    self.buffer = buffer
+    self.capacity = capacity
+    self.start = start
+    self.end = end
+    self.eof = eof
+    self.line = line
+    columnBuffers = .allocate(capacity: 4 * blockSize)
+    conversion = SampleConversion(settings: settings, units: units, hasTime: columns.hasTime)
+    metadata = TraceMetadata(
+      name: input.name, nominalRate: settings.rate, timeFromRate: !columns.hasTime,
+      precision: .float64, sourceUnits: units, sourceConvention: settings.convention)
+    computeLimit()
+    ok = true
+  }
+
+  deinit {
+    buffer.deallocate()
+    columnBuffers.deallocate()
+  }
+
+  public func next() throws -> SampleBlock? {
+    guard !finished else { return nil }
+    var n = 0
+    while n < blockSize {
+      if start >= limit {
+        if eof { break }
+        try refill()
+        continue
+      }
+      let needMore = try parseRows(count: &n)
+      if needMore {
+        if eof {
+          throw AccelError.data(
+            DataLocation(file: input.name, line: line),
+            "a quoted field is not closed before the end of the file",
+            hint: "check the quotes on this row")
+        }
+        try refill()
+      }
+    }
+    if n == 0 {
+      finished = true
+      if rowsEmitted == 0 {
+        throw AccelError.data(
+          DataLocation(file: input.name, line: line),
+          skippedRows > 0
+            ? "no valid rows: all \(skippedRows) rows were bad" : "the file has a header but no rows",
+          hint: skippedRows > 0 ? firstSkippedError?.message : "a trace needs at least one sample")
+      }
+      return nil
+    }
+    let block = conversion.makeBlock(columnBuffers, capacity: blockSize, count: n, firstIndex: rowsEmitted)
+    rowsEmitted += n
+    return block
+  }
+
+  // MARK: - Buffering
+
+  private func refill() throws {
+    try Self.readMore(
+      input: input, buffer: &buffer, capacity: &capacity, start: &start, end: &end, eof: &eof)
+    computeLimit()
+  }
+
+  /// Compacts the buffer, grows it when it is full, and reads more. Leaves a `\n` sentinel at
+  /// `buffer[end]`.
+  private static func readMore(
+    input: ByteInput, buffer: inout UnsafeMutablePointer<UInt8>, capacity: inout Int,
+    start: inout Int, end: inout Int, eof: inout Bool
+  ) throws {
+    if start > 0 {
+      let remaining = end - start
+      if remaining > 0 { memmove(buffer, buffer + start, remaining) }
+      end = remaining
+      start = 0
+    }
+    if end == capacity {
+      let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2 + 1)
+      bigger.update(from: buffer, count: end)
+      buffer.deallocate()
+      buffer = bigger
+      capacity *= 2
+    }
+    let n = try input.read(into: buffer + end, count: capacity - end)
+    if n == 0 { eof = true }
+    end += n
+    buffer[end] = UInt8(ascii: "\n")
+  }
+
+  private func computeLimit() {
+    buffer[end] = UInt8(ascii: "\n")
+    if eof {
+      limit = (end > start && buffer[end - 1] != UInt8(ascii: "\n")) ? end + 1 : end
+      return
+    }
+    var p = end
+    while p > start {
+      if buffer[p - 1] == UInt8(ascii: "\n") { break }
+      p -= 1
+    }
+    limit = p
+  }
+
+  static func firstNewline(_ buffer: UnsafeMutablePointer<UInt8>, from: Int, to: Int) -> Int? {
+    guard from < to else { return nil }
+    guard let found = memchr(buffer + from, Int32(UInt8(ascii: "\n")), to - from) else { return nil }
+    return buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+  }
+
+  // MARK: - Parsing
+
+  /// Parses complete rows in `start..<limit` into the column buffers. Returns true when a quoted
+  /// field runs past the data read so far (more input is needed to finish the row).
+  private func parseRows(count n: inout Int) throws -> Bool {
+    let buf = buffer
+    let delim = delimiter
+    let newline = UInt8(ascii: "\n")
+    let cr = UInt8(ascii: "\r")
+    let space = UInt8(ascii: " ")
+    let tab = UInt8(ascii: "\t")
+    let quote = UInt8(ascii: "\"")
+    let skipTab = delim != tab
+    let required = columns.requiredFieldCount
+    let cap = blockSize
+    let tCol = columnBuffers
+    let xCol = columnBuffers + cap
+    let yCol = columnBuffers + 2 * cap
+    let zCol = columnBuffers + 3 * cap
+    var p = start
+    let lim = limit
+    var row: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    defer { start = p }
+
+    return try codes.withUnsafeBufferPointer { codes -> Bool in
+      let mapped = codes.count
+      rows: while n < cap && p < lim {
+        let c0 = buf[p]
+        if c0 == newline {
+          p += 1
+          line += 1
+          continue
+        }
+        if c0 == cr && buf[p + 1] == newline {
+          p += 2
+          line += 1
+          continue
+        }
+        let rowStart = p
+        var extraLines = 0
+        var q = p
+        var f = 0
+        var failure: AccelError? = nil
+        fields: while true {
+          let code: Int8 = f < mapped ? codes[f] : -1
+          while buf[q] == space || (buf[q] == tab && skipTab) { q += 1 }
+          if buf[q] == quote {
+            // Quoted field: the slow path.
+            var text: [UInt8] = []
+            var r = q + 1
+            while true {
+              if r >= end {
+                if !eof { return true }
+                p = rowStart
+                throw AccelError.data(
+                  DataLocation(file: input.name, line: line, column: f + 1),
+                  "a quoted field is not closed before the end of the file",
+                  hint: "check the quotes on this row")
+              }
+              let c = buf[r]
+              if c == quote {
+                if r + 1 < end && buf[r + 1] == quote {
+                  text.append(quote)
+                  r += 2
+                  continue
+                }
+                if r + 1 >= end && !eof { return true }
+                r += 1
+                break
+              }
+              if c == newline { extraLines += 1 }
+              text.append(c)
+              r += 1
+            }
+            while buf[r] == space || buf[r] == cr || (buf[r] == tab && skipTab) { r += 1 }
+            if buf[r] != delim && buf[r] != newline {
+              failure = dataError(
+                line: line + extraLines, field: f,
+                "unexpected text after the closing quote in column \(columnName(f))")
+              break fields
+            }
+            q = r
+            if code >= 0 {
+              var trimmed = text[...]
+              while let l = trimmed.last, CSVDialect.isBlank(l) { trimmed = trimmed.dropLast() }
+              while let l = trimmed.first, CSVDialect.isBlank(l) { trimmed = trimmed.dropFirst() }
+              let parsed = trimmed.withUnsafeBufferPointer { _FloatParser.slowParse($0) }
+              guard let value = checked(parsed, text: trimmed, field: f, line: line + extraLines, error: &failure)
+              else { break fields }
+              store(value, code: code, into: &row)
+            }
+          } else if code >= 0 {
+            var value: Double
+            if let (v, e) = _FloatParser.fastParse(UnsafePointer(buf + q)) {
+              var r = UnsafePointer(buf).distance(to: e)
+              while buf[r] == space || buf[r] == cr || (buf[r] == tab && skipTab) { r += 1 }
+              if buf[r] == delim || buf[r] == newline {
+                value = v
+                q = r
+              } else {
+                guard let slow = slowField(from: q, field: f, line: line, error: &failure) else {
+                  break fields
+                }
+                value = slow.0
+                q = slow.1
+              }
+            } else {
+              guard let slow = slowField(from: q, field: f, line: line, error: &failure) else {
+                break fields
+              }
+              value = slow.0
+              q = slow.1
+            }
+            store(value, code: code, into: &row)
+          } else {
+            while buf[q] != delim && buf[q] != newline { q += 1 }
+          }
+          if buf[q] == delim {
+            q += 1
+            f += 1
+            continue
+          }
+          break
+        }
+        if failure == nil && q >= lim {
+          // The row ends beyond the complete lines read so far (a quoted line break).
+          if !eof {
+            p = rowStart
+            return true
+          }
+        }
+        if failure == nil && f + 1 < required {
+          let missing = f + 1
+          failure = dataError(
+            line: line + extraLines, field: missing,
+            "missing field for column \(columnName(missing)): the row has only \(f + 1) "
+              + (f == 0 ? "field" : "fields"))
+        }
+        if let failure {
+          guard settings.skipBadRows else {
+            p = rowStart
+            throw failure
+          }
+          skippedRows += 1
+          if firstSkippedError == nil { firstSkippedError = failure }
+          var r = rowStart
+          while buf[r] != newline { r += 1 }
+          if r >= lim && !eof {
+            p = rowStart
+            return true
+          }
+          line += 1 + extraLines
+          p = min(r + 1, lim)
+          continue rows
+        }
+        tCol[n] = row.0
+        xCol[n] = row.1
+        yCol[n] = row.2
+        zCol[n] = row.3
+        n += 1
+        line += 1 + extraLines
+        p = q + 1
+      }
+      return false
+    }
+  }
+
+  @inline(__always)
+  private func store(_ value: Double, code: Int8, into row: inout (Double, Double, Double, Double)) {
+    switch code {
+    case 0: row.0 = value
+    case 1: row.1 = value
+    case 2: row.2 = value
+    case 3: row.3 = value
+    case 4: row.0 += value
+    case 5: row.1 += value
+    case 6: row.2 += value
+    default: row.3 += value
+    }
+  }
+
+  /// Parses an unquoted field that the fast path did not take, with `strtod`.
+  private func slowField(from q: Int, field f: Int, line: Int, error: inout AccelError?) -> (Double, Int)? {
+    var r = q
+    while buffer[r] != delimiter && buffer[r] != UInt8(ascii: "\n") { r += 1 }
+    var e = r
+    while e > q && CSVDialect.isBlank(buffer[e - 1]) { e -= 1 }
+    let bytes = UnsafeBufferPointer(start: buffer + q, count: e - q)
+    let parsed = _FloatParser.slowParse(bytes)
+    guard let value = checked(parsed, text: bytes[...], field: f, line: line, error: &error) else {
+      return nil
+    }
+    return (value, r)
+  }
+
+  /// Validates a parsed value (nil: not a number; non-finite: refused unless allowed).
+  private func checked<C: Collection>(
+    _ parsed: Double?, text: C, field f: Int, line: Int, error: inout AccelError?
+  ) -> Double? where C.Element == UInt8 {
+    if text.isEmpty {
+      if settings.allowNonFinite { return .nan }
+      error = dataError(
+        line: line, field: f, "expected a number in column \(columnName(f)), got an empty field",
+        hint: "fill in the value, or pass --skip-bad-rows to skip rows that do not parse "
+          + "(--allow-nonfinite reads empty fields as NaN)")
+      return nil
+    }
+    let shown = String(decoding: text.prefix(40), as: UTF8.self) + (text.count > 40 ? "..." : "")
+    guard let value = parsed else {
+      error = dataError(
+        line: line, field: f, "expected a number in column \(columnName(f)), got \"\(shown)\"",
+        hint: "fix or remove the row, or pass --skip-bad-rows to skip rows that do not parse")
+      return nil
+    }
+    if !value.isFinite && !settings.allowNonFinite {
+      error = dataError(
+        line: line, field: f, "column \(columnName(f)) holds \"\(shown)\", which is not a finite number",
+        hint: "pass --allow-nonfinite to keep NaN and infinite values, or --skip-bad-rows to drop the row")
+      return nil
+    }
+    return value
+  }
+
+  private func columnName(_ field: Int) -> String {
+    if field < columns.fieldNames.count {
+      let name = columns.fieldNames[field]
+      if settings.hasHeader { return "\"\(name)\"" }
+      if let target = columns.targets[field] { return "\(field + 1) (\(target))" }
+    }
+    return "\(field + 1)"
+  }
+
+  private func dataError(line: Int, field: Int, _ text: String, hint: String? = nil) -> AccelError {
+    .data(DataLocation(file: input.name, line: line, column: field + 1), text, hint: hint)
+  }
+}

@@ -1,0 +1,257 @@
+import AccelCore
+
+/// Reads fixed-size little-endian records (NPY data, raw interleaved binary) in blocks.
+public final class BinaryTraceReader: TraceSource {
+  public private(set) var metadata: TraceMetadata
+  /// A mapped field: byte offset in the record, 4 or 8 bytes, and what it feeds.
+  struct FieldMap {
+    var offset: Int
+    var isFloat32: Bool
+    var code: Int8  // 0...3 assign t/x/y/z, 4...7 add
+    var name: String
+  }
+
+  private let input: ByteInput
+  private let recordSize: Int
+  private let fields: [FieldMap]
+  private let expectedRows: Int?
+  private let dataOffset: Int
+  private let settings: TraceReadSettings
+  private let conversion: SampleConversion
+  private let blockSize: Int
+  private var rowsRead = 0
+  private var rowsEmitted = 0
+  private var done = false
+  private let raw: UnsafeMutableRawPointer
+  private let columns: UnsafeMutablePointer<Double>
+  public private(set) var skippedRows = 0
+  public private(set) var firstSkippedError: AccelError?
+  private let formatName: String
+
+  init(
+    input: ByteInput, settings: TraceReadSettings, recordSize: Int, fields: [FieldMap],
+    expectedRows: Int?, dataOffset: Int, hasTime: Bool, units: AccelerationUnit, formatName: String
+  ) throws {
+    self.input = input
+    self.settings = settings
+    self.recordSize = recordSize
+    self.fields = fields
+    self.expectedRows = expectedRows
+    self.dataOffset = dataOffset
+    self.formatName = formatName
+    blockSize = max(1, settings.blockSize)
+    conversion = SampleConversion(settings: settings, units: units, hasTime: hasTime)
+    let single = fields.allSatisfy(\.isFloat32)
+    metadata = TraceMetadata(
+      name: input.name, nominalRate: settings.rate, timeFromRate: !hasTime,
+      precision: single ? .float32 : .float64, sourceUnits: units, sourceConvention: settings.convention)
+    if let size = input.regularFileSize {
+      let dataBytes = size - dataOffset
+      if let expectedRows {
+        let needed = expectedRows * recordSize
+        if dataBytes < needed {
+          throw AccelError.data(
+            DataLocation(file: input.name, byteOffset: size),
+            "the \(formatName) file is truncated: its header promises \(expectedRows) rows "
+              + "(\(needed) bytes of data) but it holds \(dataBytes) bytes "
+              + "(\(dataBytes / recordSize) whole rows)",
+            hint: "the file was cut short; write it again")
+        }
+      } else if dataBytes % recordSize != 0 {
+        throw AccelError.data(
+          DataLocation(file: input.name, byteOffset: size - dataBytes % recordSize),
+          "the \(formatName) file ends with a partial record: \(dataBytes) bytes is not a multiple "
+            + "of the \(recordSize)-byte record",
+          hint: "check --layout and the value type (f32 or f64); the file may be cut short")
+      }
+    }
+    raw = .allocate(byteCount: recordSize * blockSize, alignment: 16)
+    columns = .allocate(capacity: 4 * blockSize)
+  }
+
+  deinit {
+    raw.deallocate()
+    columns.deallocate()
+  }
+
+  public func next() throws -> SampleBlock? {
+    guard !done else { return nil }
+    while true {
+      var want = blockSize
+      if let expectedRows { want = min(want, expectedRows - rowsRead) }
+      guard want > 0 else {
+        done = true
+        return try finishEmpty()
+      }
+      let got = try input.readFully(into: raw, count: want * recordSize)
+      let rows = got / recordSize
+      if got % recordSize != 0 || (expectedRows != nil && rows < want) {
+        let offset = dataOffset + (rowsRead + rows) * recordSize
+        if expectedRows != nil {
+          throw AccelError.data(
+            DataLocation(file: input.name, byteOffset: dataOffset + rowsRead * recordSize + got),
+            "the \(formatName) file is truncated: its header promises \(expectedRows!) rows but "
+              + "the data ends after \(rowsRead + rows)",
+            hint: "the file was cut short; write it again")
+        }
+        throw AccelError.data(
+          DataLocation(file: input.name, byteOffset: offset),
+          "the \(formatName) input ends with a partial record of \(got % recordSize) bytes "
+            + "(records are \(recordSize) bytes)",
+          hint: "check --layout and the value type (f32 or f64); the input may be cut short")
+      }
+      if rows == 0 {
+        done = true
+        return try finishEmpty()
+      }
+      var n = 0
+      let cap = blockSize
+      rowLoop: for r in 0..<rows {
+        var row: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        for field in fields {
+          let at = r * recordSize + field.offset
+          let v: Double =
+            field.isFloat32
+            ? Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
+            : Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+          if !v.isFinite && !settings.allowNonFinite {
+            let error = AccelError.data(
+              DataLocation(file: input.name, byteOffset: dataOffset + (rowsRead + r) * recordSize + field.offset),
+              "row \(rowsRead + r + 1), field \"\(field.name)\" is \(v), not a finite number",
+              hint: "pass --allow-nonfinite to keep NaN and infinite values, or --skip-bad-rows to drop the row")
+            guard settings.skipBadRows else { throw error }
+            skippedRows += 1
+            if firstSkippedError == nil { firstSkippedError = error }
+            continue rowLoop
+          }
+          switch field.code {
+          case 0: row.0 = v
+          case 1: row.1 = v
+          case 2: row.2 = v
+          case 3: row.3 = v
+          case 4: row.0 += v
+          case 5: row.1 += v
+          case 6: row.2 += v
+          default: row.3 += v
+          }
+        }
+        columns[n] = row.0
+        columns[cap + n] = row.1
+        columns[2 * cap + n] = row.2
+        columns[3 * cap + n] = row.3
+        n += 1
+      }
+      rowsRead += rows
+      if n == 0 { continue }
+      let block = conversion.makeBlock(columns, capacity: cap, count: n, firstIndex: rowsEmitted)
+      rowsEmitted += n
+      return block
+    }
+  }
+
+  private func finishEmpty() throws -> SampleBlock? {
+    if rowsEmitted == 0 {
+      throw AccelError.data(
+        DataLocation(file: input.name, byteOffset: dataOffset),
+        skippedRows > 0 ? "no valid rows: all \(skippedRows) rows were bad" : "the \(formatName) input holds no samples",
+        hint: "a trace needs at least one sample")
+    }
+    return nil
+  }
+
+  /// Opens an NPY file: a structured array with fields t, x, y, z (or mapped with `--columns`),
+  /// or a plain 2-D float array of 3 (x y z) or 4 (t x y z) columns.
+  public static func npy(input: ByteInput, settings: TraceReadSettings) throws -> BinaryTraceReader {
+    let (header, _) = try NPYHeader.parse(input)
+    let name = input.name
+    let rows: Int
+    var names: [String]? = nil
+    var layoutFields: [NPYHeader.Field]
+    let recordSize: Int
+    if header.isPlain {
+      guard header.shape.count == 2 else {
+        throw AccelError.data(
+          DataLocation(file: name, byteOffset: 10),
+          "the NPY array has shape \(header.shape); accelkit reads a structured array with fields "
+            + "t, x, y, z or a 2-D array of 3 or 4 columns")
+      }
+      guard !header.fortranOrder else {
+        throw AccelError.data(
+          DataLocation(file: name, byteOffset: 10),
+          "the NPY array is in Fortran (column-major) order, which accelkit does not stream",
+          hint: "save it with numpy.ascontiguousarray(a) first")
+      }
+      rows = header.shape[0]
+      let f = header.fields[0]
+      layoutFields = (0..<header.shape[1]).map {
+        NPYHeader.Field(name: "column \($0 + 1)", typeCode: f.typeCode, offset: $0 * f.size, size: f.size)
+      }
+      recordSize = f.size * header.shape[1]
+    } else {
+      guard header.shape.count == 1 else {
+        throw AccelError.data(
+          DataLocation(file: name, byteOffset: 10),
+          "the structured NPY array has shape \(header.shape); accelkit reads 1-D record arrays")
+      }
+      rows = header.shape[0]
+      layoutFields = header.fields
+      names = header.fields.map(\.name)
+      recordSize = header.itemSize
+    }
+    let resolved = try ResolvedColumns.resolve(
+      spec: settings.columns, header: names, fieldCount: layoutFields.count, file: name)
+    var maps: [FieldMap] = []
+    for (i, target) in resolved.targets.enumerated() {
+      guard let target else { continue }
+      let field = layoutFields[i]
+      let code = field.typeCode
+      let kind = code.drop { "<>|=".contains($0) }
+      guard kind == "f8" || kind == "f4" else {
+        throw AccelError.data(
+          DataLocation(file: name, byteOffset: 10),
+          "field \"\(resolved.fieldNames[i])\" has type '\(code)'; accelkit reads float fields (f8 or f4)")
+      }
+      guard !code.hasPrefix(">") else {
+        throw AccelError.data(
+          DataLocation(file: name, byteOffset: 10),
+          "field \"\(resolved.fieldNames[i])\" is big-endian ('\(code)'); accelkit reads little-endian data",
+          hint: "convert with a.astype(a.dtype.newbyteorder('<')) first")
+      }
+      maps.append(
+        FieldMap(
+          offset: field.offset, isFloat32: kind == "f4",
+          code: Int8(target.rawValue) + (resolved.adds[i] ? 4 : 0), name: resolved.fieldNames[i]))
+    }
+    if !resolved.hasTime && settings.rate == nil {
+      throw AccelError.usage(
+        "\(name) has no time field; give the sample rate with --rate HZ",
+        hint: "or map a time field with --columns t=NAME")
+    }
+    let units = try settings.units.resolve(names: names == nil ? [] : resolved.accelerationNames, file: name)
+    return try BinaryTraceReader(
+      input: input, settings: settings, recordSize: recordSize, fields: maps, expectedRows: rows,
+      dataOffset: header.dataOffset, hasTime: resolved.hasTime, units: units, formatName: "NPY")
+  }
+
+  /// Opens raw interleaved little-endian binary: `txyz` or `xyz` records of f8 or f4.
+  public static func raw(input: ByteInput, settings: TraceReadSettings) throws -> BinaryTraceReader {
+    let width = settings.rawPrecision == .float32 ? 4 : 8
+    let layout = settings.rawLayout
+    if layout == .xyz && settings.rate == nil {
+      throw AccelError.usage(
+        "raw input with --layout xyz has no time field; give the sample rate with --rate HZ")
+    }
+    let roles: [TraceColumn] = layout == .txyz ? [.t, .x, .y, .z] : [.x, .y, .z]
+    let maps = roles.enumerated().map { i, role in
+      FieldMap(offset: i * width, isFloat32: width == 4, code: Int8(role.rawValue), name: role.description)
+    }
+    let units: AccelerationUnit
+    switch settings.units {
+    case .auto: units = .g
+    case .fixed(let u): units = u
+    }
+    return try BinaryTraceReader(
+      input: input, settings: settings, recordSize: width * roles.count, fields: maps, expectedRows: nil,
+      dataOffset: 0, hasTime: layout == .txyz, units: units, formatName: "raw")
+  }
+}

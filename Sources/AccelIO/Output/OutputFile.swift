@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import AccelCore
+
+/// The reader of stdout went away (`accelkit ... | head`): not an error, the command ends quietly.
+public struct BrokenPipe: Error {
+  public init() {}
+}
+
+/// An output file written atomically: bytes go to a temporary file beside the target, which is
+/// renamed over the target only by `commit()`. Until then an existing file at the path is left
+/// untouched, and if the output is abandoned (an error, a crash of the command) the temporary file
+/// is removed. `-` writes to standard output (through a temporary file when the format needs to
+/// seek back, as NPY does for its row count).
+public final class OutputFile {
+  public let path: String
+  /// The name for messages.
+  public let name: String
+  private var fd: Int32
+  private var tempPath: String?
+  private let toStdout: Bool
+  private var buffer: UnsafeMutablePointer<UInt8>
+  private let capacity = 1 << 20
+  private var used = 0
+  private var committed = false
+  /// Bytes written so far (including buffered ones).
+  public private(set) var position = 0
+
+  /// Creates the output. Refuses (usage error) when `path` is one of `inputs`.
+  public init(path: String, inputs: [ByteInput] = [], needsSeek: Bool = false) throws {
+    self.path = path
+    toStdout = path == "-"
+    name = toStdout ? "<stdout>" : path
+    if !toStdout {
+      let identity = FileIdentity(path: path)
+      for input in inputs {
+        if input.path == path || (identity != nil && input.fileIdentity == identity) {
+          throw AccelError.usage(
+            "refusing to write the output over the input \(input.name)",
+            hint: "choose another output path with -o")
+        }
+      }
+    }
+    if toStdout && !needsSeek {
+      fd = 1
+      tempPath = nil
+    } else {
+      let directory: String
+      let base: String
+      if toStdout {
+        var tmp = "/tmp"
+        if let t = getenv("TMPDIR") { tmp = String(cString: t) }
+        directory = tmp
+        base = "stdout"
+      } else if let slash = path.lastIndex(of: "/") {
+        directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        base = String(path[path.index(after: slash)...])
+      } else {
+        directory = "."
+        base = path
+      }
+      var template = Array("\(directory)/.\(base).accelkit-XXXXXX".utf8CString)
+      let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      guard made >= 0 else {
+        throw AccelError.io(path: toStdout ? "<stdout>" : path, reason: String(cString: strerror(errno)))
+      }
+      let mask = umask(0)
+      umask(mask)
+      fchmod(made, 0o666 & ~mask)
+      fd = made
+      tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+    buffer = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    if !committed, let tempPath {
+      close(fd)
+      unlink(tempPath)
+    }
+    buffer.deallocate()
+  }
+
+  public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    guard bytes.count > 0 else { return }
+    if used + bytes.count > capacity {
+      try flush()
+      if bytes.count > capacity {
+        try writeAll(bytes)
+        position += bytes.count
+        return
+      }
+    }
+    (buffer + used).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    used += bytes.count
+    position += bytes.count
+  }
+
+  public func write(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try write($0) }
+  }
+
+  public func write(_ text: String) throws {
+    var text = text
+    try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Gives direct access to at least `minimum` bytes of buffer space; `body` returns how many it
+  /// filled. For writers that format straight into the buffer.
+  @inline(__always)
+  public func withSpace(_ minimum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) throws {
+    precondition(minimum <= capacity)
+    if used + minimum > capacity { try flush() }
+    let n = body(buffer + used)
+    used += n
+    position += n
+  }
+
+  public func flush() throws {
+    guard used > 0 else { return }
+    try writeAll(UnsafeRawBufferPointer(start: buffer, count: used))
+    used = 0
+  }
+
+  /// Overwrites bytes already written at `offset` (the output must not be stdout-direct).
+  public func overwrite(at offset: Int, with bytes: [UInt8]) throws {
+    precondition(tempPath != nil)
+    try flush()
+    let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+    guard n == bytes.count else { throw AccelError.io(path: name, reason: String(cString: strerror(errno))) }
+  }
+
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+    var done = 0
+    while done < bytes.count {
+      #if canImport(Glibc)
+        let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+      #else
+        let n = Darwin.write(fd, bytes.baseAddress! + done, bytes.count - done)
+      #endif
+      if n < 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE && toStdout { throw BrokenPipe() }
+        throw AccelError.io(path: name, reason: String(cString: strerror(errno)))
+      }
+      done += n
+    }
+  }
+
+  /// Completes the output: flushes, and renames the temporary file over the target (or copies it
+  /// to stdout).
+  public func commit() throws {
+    try flush()
+    guard let tempPath else {
+      committed = true
+      return
+    }
+    if toStdout {
+      lseek(fd, 0, SEEK_SET)
+      let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 8)
+      defer { chunk.deallocate() }
+      while true {
+        #if canImport(Glibc)
+          let n = Glibc.read(fd, chunk, 1 << 20)
+        #else
+          let n = Darwin.read(fd, chunk, 1 << 20)
+        #endif
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { break }
+        var done = 0
+        while done < n {
+          #if canImport(Glibc)
+            let w = Glibc.write(1, chunk + done, n - done)
+          #else
+            let w = Darwin.write(1, chunk + done, n - done)
+          #endif
+          if w < 0 {
+            if errno == EINTR { continue }
+            if errno == EPIPE { throw BrokenPipe() }
+            throw AccelError.io(path: name, reason: String(cString: strerror(errno)))
+          }
+          done += w
+        }
+      }
+      close(fd)
+      unlink(tempPath)
+    } else {
+      guard close(fd) == 0 else {
+        throw AccelError.io(path: name, reason: String(cString: strerror(errno)))
+      }
+      guard rename(tempPath, path) == 0 else {
+        let reason = String(cString: strerror(errno))
+        unlink(tempPath)
+        throw AccelError.io(path: name, reason: reason)
+      }
+    }
+    committed = true
+  }
+}

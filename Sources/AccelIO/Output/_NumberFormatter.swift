@@ -1,0 +1,113 @@
+/// Writes Doubles as the shortest decimal text that reads back to the same value.
+///
+/// For ordinary magnitudes (1e-5 <= |v| < 1e15) it looks for the fewest fraction digits k (0...17)
+/// such that `round(v * 10^k) / 10^k` reads back exactly (checked with the same correctly rounded
+/// operation a reader uses), and prints that fixed-point number: `0.0123`, `-1.5`, `100`. Other
+/// values, and the rare case where no such k is found, use Swift's own shortest form
+/// (`1e-07`, `1.2345e+20`). Either way the text reads back to exactly the same Double.
+@usableFromInline
+enum _NumberFormatter {
+  static let powers: [Double] = _FloatParser.powersOfTen
+
+  /// Writes `value` at `out` and returns the number of bytes (at most 32).
+  @inline(__always)
+  static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    let magnitude = abs(value)
+    if magnitude >= 1e-5 && magnitude < 1e15 {
+      var k = 0
+      while k <= 17 {
+        let scaled = (magnitude * powers[k]).rounded()
+        if scaled < 9_007_199_254_740_992 {
+          let back = scaled / powers[k]
+          if back == magnitude {
+            return writeFixed(UInt64(scaled), fractionDigits: k, negative: value < 0, to: out)
+          }
+        } else {
+          break
+        }
+        k += 1
+      }
+    } else if value == 0 {
+      if value.sign == .minus {
+        out[0] = UInt8(ascii: "-")
+        out[1] = UInt8(ascii: "0")
+        return 2
+      }
+      out[0] = UInt8(ascii: "0")
+      return 1
+    }
+    return writeDescription(value.description, to: out)
+  }
+
+  /// Writes a Float-precision value as the shortest text that reads back to the same Float.
+  static func write(float value: Float, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    writeDescription(value.description, to: out)
+  }
+
+  @inline(__always)
+  static func writeDescription(_ text: String, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    var text = text
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text.withUTF8 { bytes in
+      out.update(from: bytes.baseAddress!, count: bytes.count)
+      return bytes.count
+    }
+  }
+
+  @inline(__always)
+  static func writeFixed(
+    _ mantissa: UInt64, fractionDigits k: Int, negative: Bool, to out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of scratch
+    return withUnsafeMutableBytes(of: &digits) { raw -> Int in
+      let scratch = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      var m = mantissa
+      var n = 0
+      repeat {
+        scratch[n] = UInt8(truncatingIfNeeded: m % 10) &+ 0x30
+        m /= 10
+        n += 1
+      } while m > 0
+      while n <= k {  // leading zeros so there is one digit before the point
+        scratch[n] = 0x30
+        n += 1
+      }
+      var fraction = k
+      var skip = 0
+      while fraction > 0 && scratch[skip] == 0x30 {  // drop trailing zeros of the fraction
+        skip += 1
+        fraction -= 1
+      }
+      var w = 0
+      if negative {
+        out[w] = UInt8(ascii: "-")
+        w += 1
+      }
+      var i = n - 1
+      while i >= k {
+        out[w] = scratch[i]
+        w += 1
+        i -= 1
+      }
+      if fraction > 0 {
+        out[w] = UInt8(ascii: ".")
+        w += 1
+        var j = k - 1
+        while j >= skip {
+          out[w] = scratch[j]
+          w += 1
+          j -= 1
+        }
+      }
+      return w
+    }
+  }
+}
+
+/// The text accelkit writes for a Double: the shortest that reads back to the same value.
+public func formatNumber(_ value: Double) -> String {
+  withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+    let n = _NumberFormatter.write(value, to: buffer.baseAddress!)
+    return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self)
+  }
+}

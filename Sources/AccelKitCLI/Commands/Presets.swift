@@ -1,0 +1,33 @@
+import AccelIO
+import ArgumentParser
+
+struct Presets: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List the input presets for known recorders.",
+    discussion: """
+      A preset sets the input options for a recorder's files; options given on the command line \
+      override it.
+
+      Examples:
+        accelkit presets
+        accelkit info --preset st-mlc shake.csv
+        accelkit convert --preset coremotion walk_data.csv -o walk.npy
+      """
+  )
+
+  func run() throws {
+    let width = Preset.all.map(\.name.count).max() ?? 0
+    var text = ""
+    for preset in Preset.all {
+      text += preset.name.padding(width) + "  " + preset.summary + "\n"
+      text += String(repeating: " ", count: width) + "  " + preset.settingsDescription + "\n"
+    }
+    try writeStdout(text)
+  }
+}
+
+extension String {
+  func padding(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

@@ -1,0 +1,56 @@
+import AccelCore
+import AccelIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Messages for people go to stderr; stdout carries data only.
+enum Diagnostics {
+  static func error(_ error: AccelError) {
+    printError(error.diagnostic)
+  }
+
+  static func warning(_ text: String) {
+    printError("Warning: \(text)")
+  }
+
+  static func note(_ text: String) {
+    printError(text)
+  }
+
+  static func printError(_ text: String) {
+    var line = text
+    if !line.hasSuffix("\n") { line += "\n" }
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+  }
+
+  /// Reports rows skipped with --skip-bad-rows.
+  static func reportSkips(_ source: TraceSource) {
+    guard let reporter = source as? SkipReporting, reporter.skippedRows > 0 else { return }
+    var text = "Warning: skipped \(reporter.skippedRows) bad row\(reporter.skippedRows == 1 ? "" : "s") in \(source.metadata.name)"
+    if let first = reporter.firstSkippedError { text += "; the first: \(first.message)" }
+    printError(text)
+  }
+
+  static var stdoutIsTerminal: Bool { isatty(1) != 0 }
+}
+
+/// Writes text to stdout, failing quietly on a closed pipe.
+func writeStdout(_ text: String) throws {
+  var text = text
+  try text.withUTF8 { bytes in
+    var done = 0
+    while done < bytes.count {
+      let n = write(1, bytes.baseAddress! + done, bytes.count - done)
+      if n < 0 {
+        if errno == EINTR { continue }
+        if errno == EPIPE { throw BrokenPipe() }
+        throw AccelError.io(path: "<stdout>", reason: String(cString: strerror(errno)))
+      }
+      done += n
+    }
+  }
+}
