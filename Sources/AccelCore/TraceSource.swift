@@ -17,8 +17,8 @@ extension TraceSource {
   }
 }
 
-/// The default number of samples per block (a block of four Double columns is 2 MiB).
-public let defaultBlockSize = 65_536
+/// The default number of samples per block (a block of four Double columns is 256 KiB; each column stays under malloc's mmap threshold, so blocks reuse heap memory instead of faulting in fresh pages).
+public let defaultBlockSize = 8_192
 
 /// The writing end of the pipeline.
 public protocol TraceSink: AnyObject {

@@ -33,14 +33,17 @@ public final class CSVTraceReader: TraceSource {
   private var finished = false
   private let columnBuffers: UnsafeMutablePointer<Double>
   private let blockSize: Int
-  private let codes: [Int8]
+  private let codePointer: UnsafeMutablePointer<Int8>
+  private let codeCount: Int
+  /// The error of the row being parsed, set by the slow paths.
+  private var pendingError: AccelError?
 
   /// Opens a CSV trace: reads the header (or the first row when there is none), resolves the
   /// columns and units. Throws data errors for an empty file or a header without the needed columns.
   public init(input: ByteInput, settings: TraceReadSettings) throws {
     let blockSize = max(1, settings.blockSize)
-    var capacity = 1 << 20
-    var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 1)
+    var capacity = max(16, settings.readBufferSize)
+    var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + Self.padding)
     var start = 0
     var end = 0
     var eof = false
@@ -114,7 +117,9 @@ public final class CSVTraceReader: TraceSource {
     for (i, target) in columns.targets.enumerated() {
       if let target { codes[i] = Int8(target.rawValue) + (columns.adds[i] ? 4 : 0) }
     }
-    self.codes = codes
+    codePointer = .allocate(capacity: max(1, codes.count))
+    codePointer.initialize(from: codes, count: codes.count)
+    codeCount = codes.count
 
     let units = try settings.units.resolve(
       names: header == nil ? [] : columns.accelerationNames, file: input.name)
@@ -145,6 +150,7 @@ public final class CSVTraceReader: TraceSource {
   deinit {
     buffer.deallocate()
     columnBuffers.deallocate()
+    codePointer.deallocate()
   }
 
   public func next() throws -> SampleBlock? {
@@ -191,8 +197,11 @@ public final class CSVTraceReader: TraceSource {
     computeLimit()
   }
 
+  /// Bytes allocated past the buffer's capacity: the sentinel and room for 8-byte loads.
+  static let padding = 24
+
   /// Compacts the buffer, grows it when it is full, and reads more. Leaves a `\n` sentinel at
-  /// `buffer[end]`.
+  /// `buffer[end]` followed by zero bytes (the number parser reads 8 bytes at a time).
   private static func readMore(
     input: ByteInput, buffer: inout UnsafeMutablePointer<UInt8>, capacity: inout Int,
     start: inout Int, end: inout Int, eof: inout Bool
@@ -204,7 +213,7 @@ public final class CSVTraceReader: TraceSource {
       start = 0
     }
     if end == capacity {
-      let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2 + 1)
+      let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2 + Self.padding)
       bigger.update(from: buffer, count: end)
       buffer.deallocate()
       buffer = bigger
@@ -214,6 +223,7 @@ public final class CSVTraceReader: TraceSource {
     if n == 0 { eof = true }
     end += n
     buffer[end] = UInt8(ascii: "\n")
+    (buffer + end + 1).initialize(repeating: 0, count: padding - 1)
   }
 
   private func computeLimit() {
@@ -257,11 +267,15 @@ public final class CSVTraceReader: TraceSource {
     let zCol = columnBuffers + 3 * cap
     var p = start
     let lim = limit
-    var row: (Double, Double, Double, Double) = (0, 0, 0, 0)
-    defer { start = p }
+    var line = self.line
+    defer {
+      start = p
+      self.line = line
+    }
 
-    return try codes.withUnsafeBufferPointer { codes -> Bool in
-      let mapped = codes.count
+    do {
+      let codes = codePointer
+      let mapped = codeCount
       rows: while n < cap && p < lim {
         let c0 = buf[p]
         if c0 == newline {
@@ -275,15 +289,18 @@ public final class CSVTraceReader: TraceSource {
           continue
         }
         let rowStart = p
+        var row: (Double, Double, Double, Double) = (0, 0, 0, 0)
         var extraLines = 0
         var q = p
         var f = 0
-        var failure: AccelError? = nil
+        var failed = false
+        var sawQuote = false
         fields: while true {
           let code: Int8 = f < mapped ? codes[f] : -1
           while buf[q] == space || (buf[q] == tab && skipTab) { q += 1 }
           if buf[q] == quote {
             // Quoted field: the slow path.
+            sawQuote = true
             var text: [UInt8] = []
             var r = q + 1
             while true {
@@ -312,9 +329,10 @@ public final class CSVTraceReader: TraceSource {
             }
             while buf[r] == space || buf[r] == cr || (buf[r] == tab && skipTab) { r += 1 }
             if buf[r] != delim && buf[r] != newline {
-              failure = dataError(
+              pendingError = dataError(
                 line: line + extraLines, field: f,
                 "unexpected text after the closing quote in column \(columnName(f))")
+              failed = true
               break fields
             }
             q = r
@@ -323,27 +341,34 @@ public final class CSVTraceReader: TraceSource {
               while let l = trimmed.last, CSVDialect.isBlank(l) { trimmed = trimmed.dropLast() }
               while let l = trimmed.first, CSVDialect.isBlank(l) { trimmed = trimmed.dropFirst() }
               let parsed = trimmed.withUnsafeBufferPointer { _FloatParser.slowParse($0) }
-              guard let value = checked(parsed, text: trimmed, field: f, line: line + extraLines, error: &failure)
-              else { break fields }
+              guard let value = checked(parsed, text: trimmed, field: f, line: line + extraLines)
+              else {
+                failed = true
+                break fields
+              }
               store(value, code: code, into: &row)
             }
           } else if code >= 0 {
             var value: Double
-            if let (v, e) = _FloatParser.fastParse(UnsafePointer(buf + q)) {
+            var e = UnsafePointer(buf + q)
+            var v = 0.0
+            if _FloatParser.fastParse(&e, &v) {
               var r = UnsafePointer(buf).distance(to: e)
               while buf[r] == space || buf[r] == cr || (buf[r] == tab && skipTab) { r += 1 }
               if buf[r] == delim || buf[r] == newline {
                 value = v
                 q = r
               } else {
-                guard let slow = slowField(from: q, field: f, line: line, error: &failure) else {
+                guard let slow = slowField(from: q, field: f, line: line) else {
+                  failed = true
                   break fields
                 }
                 value = slow.0
                 q = slow.1
               }
             } else {
-              guard let slow = slowField(from: q, field: f, line: line, error: &failure) else {
+              guard let slow = slowField(from: q, field: f, line: line) else {
+                failed = true
                 break fields
               }
               value = slow.0
@@ -360,21 +385,21 @@ public final class CSVTraceReader: TraceSource {
           }
           break
         }
-        if failure == nil && q >= lim {
+        if sawQuote && !eof && (failed ? !rowEndsBefore(lim, from: rowStart) : q >= lim) {
           // The row ends beyond the complete lines read so far (a quoted line break).
-          if !eof {
-            p = rowStart
-            return true
-          }
+          p = rowStart
+          return true
         }
-        if failure == nil && f + 1 < required {
+        if !failed && f + 1 < required {
           let missing = f + 1
-          failure = dataError(
+          failed = true
+          pendingError = dataError(
             line: line + extraLines, field: missing,
             "missing field for column \(columnName(missing)): the row has only \(f + 1) "
               + (f == 0 ? "field" : "fields"))
         }
-        if let failure {
+        if failed {
+          let failure = pendingError!
           guard settings.skipBadRows else {
             p = rowStart
             throw failure
@@ -403,6 +428,19 @@ public final class CSVTraceReader: TraceSource {
     }
   }
 
+  /// Whether the row starting at `rowStart` (quotes respected) ends before `limit`.
+  private func rowEndsBefore(_ limit: Int, from rowStart: Int) -> Bool {
+    var quoted = false
+    var r = rowStart
+    while r < limit {
+      let c = buffer[r]
+      if c == UInt8(ascii: "\"") { quoted.toggle() }
+      if c == UInt8(ascii: "\n") && !quoted { return true }
+      r += 1
+    }
+    return false
+  }
+
   @inline(__always)
   private func store(_ value: Double, code: Int8, into row: inout (Double, Double, Double, Double)) {
     switch code {
@@ -418,26 +456,28 @@ public final class CSVTraceReader: TraceSource {
   }
 
   /// Parses an unquoted field that the fast path did not take, with `strtod`.
-  private func slowField(from q: Int, field f: Int, line: Int, error: inout AccelError?) -> (Double, Int)? {
+  @inline(never)
+  private func slowField(from q: Int, field f: Int, line: Int) -> (Double, Int)? {
     var r = q
     while buffer[r] != delimiter && buffer[r] != UInt8(ascii: "\n") { r += 1 }
     var e = r
     while e > q && CSVDialect.isBlank(buffer[e - 1]) { e -= 1 }
     let bytes = UnsafeBufferPointer(start: buffer + q, count: e - q)
     let parsed = _FloatParser.slowParse(bytes)
-    guard let value = checked(parsed, text: bytes[...], field: f, line: line, error: &error) else {
+    guard let value = checked(parsed, text: bytes[...], field: f, line: line) else {
       return nil
     }
     return (value, r)
   }
 
   /// Validates a parsed value (nil: not a number; non-finite: refused unless allowed).
+  @inline(never)
   private func checked<C: Collection>(
-    _ parsed: Double?, text: C, field f: Int, line: Int, error: inout AccelError?
+    _ parsed: Double?, text: C, field f: Int, line: Int
   ) -> Double? where C.Element == UInt8 {
     if text.isEmpty {
       if settings.allowNonFinite { return .nan }
-      error = dataError(
+      pendingError = dataError(
         line: line, field: f, "expected a number in column \(columnName(f)), got an empty field",
         hint: "fill in the value, or pass --skip-bad-rows to skip rows that do not parse "
           + "(--allow-nonfinite reads empty fields as NaN)")
@@ -445,13 +485,13 @@ public final class CSVTraceReader: TraceSource {
     }
     let shown = String(decoding: text.prefix(40), as: UTF8.self) + (text.count > 40 ? "..." : "")
     guard let value = parsed else {
-      error = dataError(
+      pendingError = dataError(
         line: line, field: f, "expected a number in column \(columnName(f)), got \"\(shown)\"",
         hint: "fix or remove the row, or pass --skip-bad-rows to skip rows that do not parse")
       return nil
     }
     if !value.isFinite && !settings.allowNonFinite {
-      error = dataError(
+      pendingError = dataError(
         line: line, field: f, "column \(columnName(f)) holds \"\(shown)\", which is not a finite number",
         hint: "pass --allow-nonfinite to keep NaN and infinite values, or --skip-bad-rows to drop the row")
       return nil

@@ -27,7 +27,7 @@ public final class CSVTraceWriter: TraceSink {
             w += 1
           }
           w +=
-            single && k > 0
+            single
             ? _NumberFormatter.write(float: Float(column[i]), to: out + w)
             : _NumberFormatter.write(column[i], to: out + w)
         }

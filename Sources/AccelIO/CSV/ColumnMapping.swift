@@ -83,12 +83,30 @@ public struct ColumnSpec: Equatable, Sendable {
   }
 
   /// The names accelkit recognises for each quantity when no mapping is given (case-insensitive).
+  /// Header names are compared without their unit annotations (`accX[g]` is `accx`,
+  /// `Acceleration x (m/s^2)` is `acceleration x`).
   public static let defaultNames: [TraceColumn: [String]] = [
     .t: ["t", "time", "timestamp", "t_s", "time_s"],
-    .x: ["x", "ax", "acc_x", "accel_x", "accx"],
-    .y: ["y", "ay", "acc_y", "accel_y", "accy"],
-    .z: ["z", "az", "acc_z", "accel_z", "accz"],
+    .x: ["x", "ax", "a_x", "acc_x", "accx", "accel_x", "accelx", "acceleration x", "acceleration_x"],
+    .y: ["y", "ay", "a_y", "acc_y", "accy", "accel_y", "accely", "acceleration y", "acceleration_y"],
+    .z: ["z", "az", "a_z", "acc_z", "accz", "accel_z", "accelz", "acceleration z", "acceleration_z"],
   ]
+
+  /// A header name without unit annotations in brackets or parentheses, trimmed and lowercased.
+  static func bareName(_ name: String) -> String {
+    var out = ""
+    var depth = 0
+    for c in name {
+      if c == "[" || c == "(" {
+        depth += 1
+      } else if c == "]" || c == ")" {
+        depth = max(0, depth - 1)
+      } else if depth == 0 {
+        out.append(c)
+      }
+    }
+    return out.trimmingSpaces().lowercased()
+  }
 }
 
 /// How the fields of a row feed t, x, y and z, once the mapping is resolved against the header.
@@ -147,8 +165,9 @@ public struct ResolvedColumns: Equatable, Sendable {
       }
     }
     for role in TraceColumn.allCases where chosen[role] == nil {
-      if header != nil {
-        if let i = ColumnSpec.defaultNames[role]!.lazy.compactMap({ folded.firstIndex(of: $0) })
+      if let header {
+        let bare = header.map(ColumnSpec.bareName)
+        if let i = ColumnSpec.defaultNames[role]!.lazy.compactMap({ folded.firstIndex(of: $0) ?? bare.firstIndex(of: $0) })
           .first
         {
           chosen[role] = [i]

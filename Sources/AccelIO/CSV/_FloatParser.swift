@@ -19,73 +19,114 @@ enum _FloatParser {
     return p
   }
 
+  /// 10^e for 0 <= e <= 22, exactly (each is a Double without rounding error).
+  @inline(__always)
+  static func power(_ e: Int) -> Double {
+    switch e {
+    case 0: 1
+    case 1: 1e1
+    case 2: 1e2
+    case 3: 1e3
+    case 4: 1e4
+    case 5: 1e5
+    case 6: 1e6
+    case 7: 1e7
+    case 8: 1e8
+    case 9: 1e9
+    case 10: 1e10
+    case 11: 1e11
+    case 12: 1e12
+    case 13: 1e13
+    case 14: 1e14
+    case 15: 1e15
+    case 16: 1e16
+    case 17: 1e17
+    case 18: 1e18
+    case 19: 1e19
+    case 20: 1e20
+    case 21: 1e21
+    default: 1e22
+    }
+  }
+
   @inline(__always)
   static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
 
-  /// Parses a number starting at `p`. Returns the value and the position after the number, or nil
-  /// when the fast path does not apply (the caller then uses `slowParse` on the whole field).
+  /// Parses a number starting at `p`. On success stores the value, advances `p` past the number
+  /// and returns true; returns false (leaving `p` alone) when the fast path does not apply (the
+  /// caller then uses `slowParse` on the whole field).
   @inline(__always)
-  static func fastParse(_ start: UnsafePointer<UInt8>) -> (Double, UnsafePointer<UInt8>)? {
-    var p = start
-    var negative = false
-    if p.pointee == UInt8(ascii: "-") {
-      negative = true
-      p += 1
-    } else if p.pointee == UInt8(ascii: "+") {
-      p += 1
-    }
+  static func fastParse(_ p: inout UnsafePointer<UInt8>, _ result: inout Double) -> Bool {
+    var q = p
+    let negative = q.pointee == UInt8(ascii: "-")
+    if negative || q.pointee == UInt8(ascii: "+") { q += 1 }
     var mantissa: UInt64 = 0
-    var significant = 0
+    let digitsStart = q
+    var d = q.pointee &- 0x30
+    while d < 10 {
+      mantissa = mantissa &* 10 &+ UInt64(d)
+      q += 1
+      d = q.pointee &- 0x30
+    }
+    var digitCount = digitsStart.distance(to: q)
     var exponent = 0
-    var anyDigit = false
-    // Integer part.
-    while isDigit(p.pointee) {
-      let d = UInt64(p.pointee &- 0x30)
-      anyDigit = true
-      if mantissa != 0 || d != 0 { significant += 1 }
-      mantissa = mantissa &* 10 &+ d
-      p += 1
-    }
-    if p.pointee == UInt8(ascii: ".") {
-      p += 1
-      while isDigit(p.pointee) {
-        let d = UInt64(p.pointee &- 0x30)
-        anyDigit = true
-        if mantissa != 0 || d != 0 { significant += 1 }
-        mantissa = mantissa &* 10 &+ d
-        exponent -= 1
-        p += 1
-      }
-    }
-    guard anyDigit, significant <= 19 else { return nil }
-    let e = p.pointee | 0x20
-    if e == UInt8(ascii: "e") {
-      var q = p + 1
-      var expNegative = false
-      if q.pointee == UInt8(ascii: "-") {
-        expNegative = true
+    if q.pointee == UInt8(ascii: ".") {
+      q += 1
+      let fractionStart = q
+      d = q.pointee &- 0x30
+      while d < 10 {
+        mantissa = mantissa &* 10 &+ UInt64(d)
         q += 1
-      } else if q.pointee == UInt8(ascii: "+") {
-        q += 1
+        d = q.pointee &- 0x30
       }
-      guard isDigit(q.pointee) else { return nil }
+      let fractionDigits = fractionStart.distance(to: q)
+      exponent = -fractionDigits
+      digitCount += fractionDigits
+    }
+    guard digitCount > 0 else { return false }
+    if digitCount > 19 {
+      // Leading zeros do not count against the 19 digits a UInt64 holds.
+      var significant = 0
+      var r = digitsStart
+      var seenNonZero = false
+      while r < q {
+        let c = r.pointee
+        if c != UInt8(ascii: ".") {
+          if c != UInt8(ascii: "0") { seenNonZero = true }
+          if seenNonZero { significant += 1 }
+        }
+        r += 1
+      }
+      guard significant <= 19 else { return false }
+    }
+    if q.pointee | 0x20 == UInt8(ascii: "e") {
+      var r = q + 1
+      let expNegative = r.pointee == UInt8(ascii: "-")
+      if expNegative || r.pointee == UInt8(ascii: "+") { r += 1 }
+      guard isDigit(r.pointee) else { return false }
       var value = 0
-      while isDigit(q.pointee) {
-        if value < 100_000 { value = value * 10 + Int(q.pointee &- 0x30) }
-        q += 1
+      while isDigit(r.pointee) {
+        if value < 100_000 { value = value * 10 + Int(r.pointee &- 0x30) }
+        r += 1
       }
       exponent += expNegative ? -value : value
-      p = q
+      q = r
     }
-    if mantissa == 0 { return (negative ? -0.0 : 0.0, p) }
-    guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
+    if mantissa == 0 {
+      result = negative ? -0.0 : 0.0
+      p = q
+      return true
+    }
+    guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return false }
     var value = Double(mantissa)
     if exponent >= 0 {
-      value *= powersOfTen[exponent]
+      value *= power(exponent)
     } else {
-      value /= powersOfTen[-exponent]
+      value /= power(-exponent)
     }
-    return (negative ? -value : value, p)
+    result = negative ? -value : value
+    p = q
+    return true
   }
 
   /// Parses the whole of `bytes` (already trimmed) with `strtod`; nil when it is not a number.
@@ -107,7 +148,9 @@ enum _FloatParser {
     bytes.append(0)
     return bytes.withUnsafeBufferPointer { buffer -> Double? in
       let base = buffer.baseAddress!
-      if let (value, end) = fastParse(base), end - base == bytes.count - 1 { return value }
+      var end = base
+      var value = 0.0
+      if fastParse(&end, &value), end - base == bytes.count - 1 { return value }
       return slowParse(UnsafeBufferPointer(rebasing: buffer[0..<(bytes.count - 1)]))
     }
   }

@@ -78,6 +78,9 @@ public struct TraceReadSettings: Sendable {
   public var skipBadRows = false
   public var allowNonFinite = false
   public var blockSize = defaultBlockSize
+  /// The initial size of the CSV read buffer in bytes (it grows for longer rows). Tests make it
+  /// tiny to exercise rows that straddle reads.
+  public var readBufferSize = 1 << 20
 
   public init() {}
 }

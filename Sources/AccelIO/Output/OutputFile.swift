@@ -26,6 +26,7 @@ public final class OutputFile {
   private let capacity = 1 << 20
   private var used = 0
   private var committed = false
+  private var ownsDescriptor = false
   /// Bytes written so far (including buffered ones).
   public private(set) var position = 0
 
@@ -44,7 +45,19 @@ public final class OutputFile {
         }
       }
     }
-    if toStdout && !needsSeek {
+    var st = stat()
+    let isSpecial = !toStdout && stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG
+    if isSpecial && (st.st_mode & S_IFMT) == S_IFDIR {
+      throw AccelError.io(path: path, reason: "it is a directory")
+    }
+    if isSpecial && !needsSeek {
+      // A device or a pipe (/dev/null, a FIFO): nothing to replace atomically, write straight in.
+      let opened = open(path, O_WRONLY | O_CLOEXEC)
+      guard opened >= 0 else { throw AccelError.io(path: path, reason: String(cString: strerror(errno))) }
+      fd = opened
+      tempPath = nil
+      ownsDescriptor = true
+    } else if toStdout && !needsSeek {
       fd = 1
       tempPath = nil
     } else {
@@ -80,6 +93,8 @@ public final class OutputFile {
     if !committed, let tempPath {
       close(fd)
       unlink(tempPath)
+    } else if !committed && ownsDescriptor {
+      close(fd)
     }
     buffer.deallocate()
   }
@@ -155,6 +170,7 @@ public final class OutputFile {
   public func commit() throws {
     try flush()
     guard let tempPath else {
+      if ownsDescriptor { close(fd) }
       committed = true
       return
     }
