@@ -197,13 +197,15 @@ public struct ResolvedColumns: Equatable, Sendable {
     var adds = [Bool](repeating: false, count: names.count)
     for role in TraceColumn.allCases {
       guard let indices = chosen[role] else { continue }
-      for (k, i) in indices.enumerated() {
-        if let other = targets[i], other != role {
+      // Rows are read left to right: the leftmost column of a sum assigns, the others add.
+      let first = indices.min()!
+      for i in indices {
+        if let other = targets[i] {
           throw AccelError.usage(
             "column \(i + 1) (\"\(names[i])\") is mapped to both \(other) and \(role)")
         }
         targets[i] = role
-        adds[i] = k > 0
+        adds[i] = i != first
       }
     }
     let accelerationNames = [TraceColumn.x, .y, .z].flatMap { chosen[$0]!.map { names[$0] } }

@@ -1,0 +1,102 @@
+import AccelCore
+import TestSupport
+import Testing
+import Foundation
+
+@Suite struct TraceSummaryTests {
+  func summary(_ block: SampleBlock, blockSize: Int = 3) throws -> TraceSummary {
+    var s = TraceSummary()
+    let source = MemoryTraceSource(block, metadata: TraceMetadata(name: "m"), blockSize: blockSize)
+    while let b = try source.next() { s.add(b) }
+    return s
+  }
+
+  @Test func timingFromAHandWorkedTrace() throws {
+    // Intervals: 0.01 x 4, 0.05 (a gap), 0.01, then a repeat (0) and a step back (-0.02).
+    let t = [0, 0.01, 0.02, 0.03, 0.04, 0.09, 0.10, 0.10, 0.08]
+    let n = t.count
+    let s = try summary(SampleBlock(t: t, x: Array(repeating: 0, count: n), y: Array(repeating: 0, count: n), z: Array(repeating: -1, count: n)))
+    #expect(s.rows == 9)
+    #expect(s.duration == 0.08)
+    #expect(s.nonIncreasing == 2)
+    #expect(s.firstNonIncreasingSample == 8)
+    #expect(isClose(try #require(s.medianInterval), 0.01, relative: 1e-9))
+    #expect(isClose(try #require(s.estimatedRate), 100, relative: 1e-9))
+    #expect(s.gapCount == 1)
+    #expect(s.largestGaps.count == 1)
+    #expect(isClose(s.largestGaps[0].interval, 0.05, relative: 1e-12) && s.largestGaps[0].start == 0.04)
+  }
+
+  @Test func axisStatisticsMatchTwoPassFormulasInAnyBlocking() throws {
+    var rng = SeededRandom(seed: 11)
+    let n = 1000
+    let x = (0..<n).map { _ in Double.random(in: -2...2, using: &rng) }
+    let block = SampleBlock(t: (0..<n).map { Double($0) / 50 }, x: x, y: x.map { $0 * 2 }, z: x.map { _ in 2.3 })
+    let mean = x.reduce(0, +) / Double(n)
+    let std = (x.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(n)).squareRoot()
+    for blockSize in [1, 7, 1000] {
+      let s = try summary(block, blockSize: blockSize)
+      #expect(isClose(s.x.mean, mean, relative: 1e-12))
+      #expect(isClose(s.x.std, std, relative: 1e-12))
+      #expect(s.x.min == x.min()! && s.x.max == x.max()!)
+      #expect(s.x.countAtMin == 1 && s.x.countAtMax == 1)
+      #expect(s.z.countAtMax == n && s.z.countAtMin == n)
+      #expect(isClose(try #require(s.estimatedRate), 50, relative: 1e-9))
+      #expect(s.gapCount == 0 && s.nonIncreasing == 0)
+    }
+  }
+}
+
+@Suite struct LinearResamplerTests {
+  @Test func handWorkedInterpolation() throws {
+    var r = LinearResampler(rate: 10, name: "m")
+    let block = SampleBlock(t: [0, 0.25, 0.3], x: [0, 1, 2], y: [1, 1, 1], z: [0, -2.5, -3])
+    let out = try r.process(block)
+    #expect(out.t == [0, 0.1, 0.2, 0.3])
+    #expect(out.x[0] == 0 && isClose(out.x[1], 0.4, relative: 1e-15) && isClose(out.x[2], 0.8, relative: 1e-15))
+    #expect(out.x[3] == 2)
+    #expect(isClose(out.z[2], -2, relative: 1e-15))
+  }
+
+  @Test func chunkedEqualsOneShot() throws {
+    var rng = SeededRandom(seed: 5)
+    var t = 0.0
+    var times: [Double] = []
+    for _ in 0..<500 {
+      times.append(t)
+      t += Double.random(in: 0.005...0.02, using: &rng)
+    }
+    let xs = times.map { sin($0 * 7) }
+    let block = SampleBlock(t: times, x: xs, y: xs, z: xs)
+    var whole = LinearResampler(rate: 100, name: "m")
+    let expected = try whole.process(block)
+    for size in [1, 3, 64] {
+      var chunked = LinearResampler(rate: 100, name: "m")
+      var out = SampleBlock()
+      let source = MemoryTraceSource(block, metadata: TraceMetadata(name: "m"), blockSize: size)
+      while let b = try source.next() { out.append(contentsOf: try chunked.process(b)) }
+      #expect(out == expected)
+    }
+    #expect(expected.count == Int(((times.last! - times[0]) * 100).rounded(.down)) + 1)
+  }
+
+  @Test func decreasingTimeIsADataError() {
+    var r = LinearResampler(rate: 10, name: "walk.csv")
+    #expect(throws: AccelError.self) {
+      _ = try r.process(SampleBlock(t: [0, 0.2, 0.1], x: [0, 0, 0], y: [0, 0, 0], z: [0, 0, 0]))
+    }
+  }
+}
+
+@Suite struct ErrorTests {
+  @Test func exitCodesAndDiagnostics() {
+    let data = AccelError.data(DataLocation(file: "walk.csv", line: 812, column: 3), "expected a number in column \"z\", got \"n/a\"", hint: "fix it")
+    #expect(data.diagnostic == "Error: walk.csv:812:3: expected a number in column \"z\", got \"n/a\"\nHint: fix it")
+    #expect(data.exitCode == 65)
+    #expect(AccelError.usage("bad").exitCode == 64)
+    #expect(AccelError.cannotOpen(path: "a", reason: "b").exitCode == 66)
+    #expect(AccelError.io(path: "a", reason: "b").exitCode == 74)
+    #expect(AccelError.failure("gate").exitCode == 1)
+    #expect(DataLocation(file: "a.npy", byteOffset: 10).description == "a.npy: byte 10")
+  }
+}

@@ -1,0 +1,119 @@
+import AccelCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AccelIO
+
+@Suite struct OutputFileTests {
+  @Test func abandonedOutputLeavesNothingAndKeepsTheOldFile() throws {
+    let directory = Paths.temporaryDirectory()
+    let path = directory + "/out.csv"
+    do {
+      let output = try OutputFile(path: path)
+      try output.write("half")
+    }
+    #expect(!fileExists(path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    writeFile(path, "old")
+    do {
+      let output = try OutputFile(path: path)
+      try output.write("new")
+    }
+    #expect(readFile(path) == Array("old".utf8))
+    let output = try OutputFile(path: path)
+    try output.write("new")
+    try output.commit()
+    #expect(readFile(path) == Array("new".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["out.csv"])
+  }
+
+  @Test func refusesToWriteOverAnInput() throws {
+    let path = temporaryFile("in.csv", "t,x,y,z\n0,1,2,3\n")
+    let input = try ByteInput(path: path)
+    let error = accelError { _ = try OutputFile(path: path, inputs: [input]) }
+    #expect(error?.exitCode == 64)
+    #expect(error?.message == "refusing to write the output over the input \(path)")
+    // The same file through another name.
+    let link = path + ".link"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+    #expect(accelError { _ = try OutputFile(path: link, inputs: [input]) }?.exitCode == 64)
+  }
+
+  @Test func unwritableDirectoryIsAnIOError() {
+    let error = accelError { _ = try OutputFile(path: "/nonexistent-dir/out.csv") }
+    #expect(error?.exitCode == 74)
+  }
+}
+
+@Suite struct PresetTests {
+  func settings(_ preset: String) throws -> TraceReadSettings {
+    let p = try #require(Preset.named(preset))
+    var s = TraceReadSettings()
+    s.columns = try p.columns.map(ColumnSpec.init(parsing:))
+    s.rate = p.rate
+    if let u = p.units { s.units = u }
+    if let c = p.convention { s.convention = c }
+    if let t = p.timeUnit { s.timeUnit = t }
+    return s
+  }
+
+  func shared(_ path: String) throws -> String {
+    let root = try #require(Paths.sharedDatasets, "../shared/datasets is not there")
+    return root + "/" + path
+  }
+
+  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  func stMLCInGAndMg() throws {
+    let (shake, source) = try readTrace(try shared("st-mlc/asset_tracking/shake.csv"), try settings("st-mlc"))
+    #expect(shake.count == 1263)
+    #expect(source.metadata.sourceUnits == .g)
+    #expect(shake.t[3] == 3.0 / 30)
+    #expect(shake.x[0] == 0.096 && shake.y[0] == -0.109 && shake.z[0] == 1.065)  // specific force, negated
+    let (walk, walkSource) = try readTrace(try shared("st-mlc/wrist_activity/walking.txt"), try settings("st-mlc"))
+    #expect(walkSource.metadata.sourceUnits == .mg)
+    #expect(walk.count == 4864)
+    #expect(walk.x[0] == 412.0 / 1000 && walk.y[0] == 1652.0 / 1000 && walk.z[0] == 191.0 / 1000)
+    let (head, _) = try readTrace(try shared("st-mlc/head_gestures/nod1.txt"), try settings("st-mlc"))
+    #expect(head.count == 5327)
+    #expect(head.x[0] == 423.096 / 1000)
+  }
+
+  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  func coreMotionRawIsGravityPlusUser() throws {
+    let path = try shared("coremotion/walk_data.csv")
+    let raw = try readTrace(path, try settings("coremotion")).0
+    let gravity = try readTrace(path, try settings("coremotion-gravity")).0
+    let user = try readTrace(path, try settings("coremotion-user")).0
+    #expect(raw.count == 2991)
+    for i in [0, 1, 100, 2990] {
+      #expect(raw.x[i] == gravity.x[i] + user.x[i])
+      #expect(raw.z[i] == gravity.z[i] + user.z[i])
+    }
+    #expect(gravity.x[0] == 0.488391 && raw.t[1] == 0.009980)
+  }
+
+  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  func broadIsMetersPerSecondSquaredSpecificForce() throws {
+    let block = try readTrace(try shared("broad/02_undisturbed_slow_rotation_B.csv"), try settings("broad")).0
+    #expect(block.count == 53240)
+    #expect(block.z[0] == -9.8503 / 9.80665)
+    #expect(block.t[1] == 0.0035)
+  }
+
+  @Test func phyphoxExport() throws {
+    let text = "\"Time (s)\",\"Acceleration x (m/s^2)\",\"Acceleration y (m/s^2)\",\"Acceleration z (m/s^2)\"\n"
+      + "0.0e0,1.9613300000e0,0,9.80665\n1.0e-2,0,0,9.80665\n"
+    let block = try readCSV(text, try settings("phyphox"))
+    #expect(block == SampleBlock(t: [0, 0.01], x: [-0.2, -0.0], y: [-0.0, -0.0], z: [-1, -1]))
+  }
+
+  @Test func everyPresetParses() throws {
+    for preset in Preset.all {
+      #expect(try preset.columns.map(ColumnSpec.init(parsing:)) != nil || preset.columns == nil)
+      #expect(!preset.summary.isEmpty && !preset.settingsDescription.isEmpty)
+    }
+    #expect(Set(Preset.all.map(\.name)).isSuperset(of: ["st-mlc", "coremotion", "coremotion-gravity", "broad", "phyphox"]))
+  }
+}
+
