@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""accelkit against the Python stack, side by side, on the same generated workload.
+
+    python3 benchmarks/run.py                 # 10^6 rows, 5 runs per measurement
+    python3 benchmarks/run.py --rows 30000000 # the large workload (about 1 GB of CSV)
+
+It builds accelkit in release mode, writes a deterministic accelerometer-like trace (100 Hz,
+columns t,x,y,z with 6/4 decimals) as CSV and NPY under benchmarks/work/, and times each task
+with accelkit and with the way a competent Python user would do it, alternating the two, taking
+the median of --repeat runs. accelkit is timed as a whole process (start-up included); Python
+peers are timed inside their process around the operation only (imports excluded), which favours
+them. Peak memory is each process's maximum resident set size. Results go to stdout as a table
+and to notebooks-out/benchmark.csv, with the machine in notebooks-out/benchmark-machine.txt.
+Installs pandas and pyarrow with pip when they are missing.
+"""
+import argparse
+import csv
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+WORK = os.path.join(ROOT, "benchmarks", "work")
+
+
+def ensure_python_peers():
+    missing = []
+    for module in ("numpy", "pandas", "pyarrow"):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        subprocess.check_call([sys.executable, "-m", "pip", "install", "-q"] + missing)
+
+
+def generate(rows):
+    """Writes trace_ROWS.csv and .npy (seeded; the same bytes every time). Returns the paths."""
+    import numpy as np
+    os.makedirs(WORK, exist_ok=True)
+    csv_path = os.path.join(WORK, "trace_%d.csv" % rows)
+    npy_path = os.path.join(WORK, "trace_%d.npy" % rows)
+    if os.path.exists(csv_path) and os.path.exists(npy_path):
+        return csv_path, npy_path
+    rng = np.random.default_rng(12345)
+    chunk = 1_000_000
+    rec = np.zeros(rows, dtype=[("t", "<f8"), ("x", "<f8"), ("y", "<f8"), ("z", "<f8")])
+    with open(csv_path + ".tmp", "w") as f:
+        f.write("t,x,y,z\n")
+        for start in range(0, rows, chunk):
+            n = min(chunk, rows - start)
+            i = np.arange(start, start + n)
+            t = i / 100.0
+            # Walking-like motion, occasional shakes, sensor noise; rounded as a logger would.
+            x = 0.2 * np.sin(2 * np.pi * 1.8 * t) + rng.normal(0, 0.02, n)
+            y = -0.95 + 0.1 * np.sin(2 * np.pi * 3.6 * t) + rng.normal(0, 0.02, n)
+            z = -0.3 + 0.05 * np.cos(2 * np.pi * 1.8 * t) + rng.normal(0, 0.02, n)
+            burst = (t % 60) < 2
+            x = x + burst * 1.5 * np.sin(2 * np.pi * 4 * t)
+            block = np.stack([np.round(t, 6), np.round(x, 4), np.round(y, 4), np.round(z, 4)], axis=1)
+            np.savetxt(f, block, fmt=["%.6f", "%.4f", "%.4f", "%.4f"], delimiter=",")
+            for k, name in enumerate("txyz"):
+                rec[name][start:start + n] = block[:, k]
+    os.replace(csv_path + ".tmp", csv_path)
+    np.save(npy_path, rec)
+    return csv_path, npy_path
+
+
+def run_process(argv):
+    """Runs argv; returns (wall seconds, peak RSS in MB, stdout)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate()
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError("%s failed: %s" % (" ".join(argv), err.decode()[-500:]))
+    return wall, out.decode()
+
+
+def measure(argv):
+    """Runs argv in a child and returns (seconds, peak MB, stdout). Python children print their
+    own operation time on the first line of stdout as 'SECONDS <s>'."""
+    wall, out = run_process(argv)
+    seconds = wall
+    lines = out.splitlines()
+    if lines and lines[0].startswith("SECONDS "):
+        seconds = float(lines[0].split()[1])
+    return seconds, out
+
+
+def peak_rss_mb(argv):
+    """Peak RSS of one run of argv, in MB (through /usr/bin/time when available)."""
+    if os.path.exists("/usr/bin/time"):
+        proc = subprocess.run(["/usr/bin/time", "-f", "%M"] + argv, capture_output=True, text=True)
+        try:
+            return int(proc.stderr.strip().splitlines()[-1]) / 1024
+        except (ValueError, IndexError):
+            return float("nan")
+    return float("nan")
+
+
+PY_PREFIX = "import sys, time\n"
+
+
+def python_task(code):
+    """A Python peer: `code` reads sys.argv[1] and must assign `result`; only it is timed."""
+    setup, _, body = code.partition("#--\n")
+    program = PY_PREFIX + setup + "\nstart = time.perf_counter()\n" + body + \
+        "\nprint('SECONDS %.9f' % (time.perf_counter() - start))\n"
+    return [sys.executable, "-c", program]
+
+
+def tasks(accelkit, csv_path, npy_path):
+    """(task, accelkit argv, [(peer name, peer argv)], input path)."""
+    null = "/dev/null"
+    return [
+        ("load CSV", [accelkit, "convert", csv_path, "--to", "raw", "-o", null], [
+            ("pandas.read_csv (C engine)", python_task("import pandas as pd\n#--\nresult = pd.read_csv(sys.argv[1], engine='c')\n")),
+            ("pandas.read_csv (pyarrow)", python_task("import pandas as pd\n#--\nresult = pd.read_csv(sys.argv[1], engine='pyarrow')\n")),
+            ("numpy.loadtxt", python_task("import numpy as np\n#--\nresult = np.loadtxt(sys.argv[1], delimiter=',', skiprows=1)\n")),
+        ], csv_path),
+        ("load NPY", [accelkit, "convert", npy_path, "--to", "raw", "-o", null], [
+            ("numpy.load", python_task("import numpy as np\n#--\nresult = np.load(sys.argv[1]); s = float(result['x'].sum())\n")),
+        ], npy_path),
+        ("CSV to NPY", [accelkit, "convert", csv_path, "-o", os.path.join(WORK, "out.npy")], [
+            ("pandas.read_csv + numpy.save", python_task(
+                "import pandas as pd, numpy as np, os\n#--\n"
+                "d = pd.read_csv(sys.argv[1], engine='c')\n"
+                "np.save(os.path.join(os.path.dirname(sys.argv[1]), 'out_py.npy'), d.to_records(index=False))\n")),
+        ], csv_path),
+    ]
+
+
+def floors(csv_path):
+    """Throughput of `cat FILE > /dev/null` and of a memory copy, in MB/s."""
+    size = os.path.getsize(csv_path)
+    cats = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run("cat '%s' > /dev/null" % csv_path, shell=True, check=True)
+        cats.append(time.perf_counter() - start)
+    import numpy as np
+    buf = np.ones(size // 8, dtype=np.float64)
+    copies = []
+    for _ in range(3):
+        start = time.perf_counter()
+        np.copyto(np.empty_like(buf), buf)
+        copies.append(time.perf_counter() - start)
+    return size / min(cats) / 1e6, size / min(copies) / 1e6
+
+
+def machine():
+    lines = ["platform: " + platform.platform(), "python: " + sys.version.split()[0]]
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "?")
+        lines.append("cpu: %s, %d cores" % (model, os.cpu_count()))
+    except OSError:
+        pass
+    try:
+        with open("/proc/meminfo") as f:
+            lines.append("memory: " + f.readline().split(":", 1)[1].strip())
+    except OSError:
+        pass
+    for module in ("numpy", "pandas", "pyarrow", "scipy"):
+        try:
+            lines.append("%s: %s" % (module, __import__(module).__version__))
+        except ImportError:
+            pass
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+    if swift:
+        lines.append("swift: " + swift[0])
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--out", default=os.path.join(ROOT, "notebooks-out", "benchmark.csv"))
+    args = parser.parse_args()
+
+    ensure_python_peers()
+    if not args.no_build:
+        subprocess.check_call(["swift", "build", "-c", "release", "--product", "accelkit"], cwd=ROOT,
+                              stdout=subprocess.DEVNULL)
+    accelkit = os.path.join(ROOT, ".build", "release", "accelkit")
+    csv_path, npy_path = generate(args.rows)
+
+    results = []
+    for task, ours, peers, path in tasks(accelkit, csv_path, npy_path):
+        size_mb = os.path.getsize(path) / 1e6
+        ours_times = []
+        peer_times = {name: [] for name, _ in peers}
+        for _ in range(args.repeat):  # alternate: ours, then each peer
+            ours_times.append(measure(ours)[0])
+            for name, argv in peers:
+                peer_times[name].append(measure(argv + [path])[0])
+        ours_s = statistics.median(ours_times)
+        ours_mb = peak_rss_mb(ours)
+        for name, argv in peers:
+            peer_s = statistics.median(peer_times[name])
+            results.append({
+                "task": task, "rows": args.rows, "input_mb": round(size_mb, 1),
+                "accelkit_s": round(ours_s, 4), "peer": name, "peer_s": round(peer_s, 4),
+                "ratio": round(peer_s / ours_s, 2),
+                "accelkit_peak_mb": round(ours_mb, 1), "peer_peak_mb": round(peak_rss_mb(argv + [path]), 1),
+                "accelkit_rows_per_s": int(args.rows / ours_s), "accelkit_mb_per_s": round(size_mb / ours_s, 1),
+                "peer_mb_per_s": round(size_mb / peer_s, 1),
+            })
+
+    cat_mbs, copy_mbs = floors(csv_path)
+    header = ["task", "accelkit s", "peer", "peer s", "ratio", "accelkit MB", "peer MB", "rows/s", "MB/s"]
+    table = [header] + [[r["task"], "%.3f" % r["accelkit_s"], r["peer"], "%.3f" % r["peer_s"],
+                         ("%.1fx" % r["ratio"]) + ("" if r["ratio"] >= 1 else " (slower)"),
+                         "%.0f" % r["accelkit_peak_mb"], "%.0f" % r["peer_peak_mb"],
+                         "%.3g" % r["accelkit_rows_per_s"], "%.0f" % r["accelkit_mb_per_s"]] for r in results]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for row in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)))
+    print()
+    print("floors: cat > /dev/null %.0f MB/s, memory copy %.0f MB/s" % (cat_mbs, copy_mbs))
+    for r in results:
+        if r["task"] in ("load CSV", "load NPY") and r["peer"] in ("pandas.read_csv (C engine)", "numpy.load"):
+            print("%s: accelkit reaches %.1f%% of cat, %.1f%% of a memory copy" % (
+                r["task"], 100 * r["accelkit_mb_per_s"] / cat_mbs, 100 * r["accelkit_mb_per_s"] / copy_mbs))
+
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(results[0].keys()))
+        writer.writeheader()
+        writer.writerows(results)
+    with open(os.path.join(os.path.dirname(args.out), "benchmark-machine.txt"), "w") as f:
+        f.write("\n".join(machine() + ["rows: %d" % args.rows, "repeat: %d" % args.repeat,
+                                       "floor cat MB/s: %.0f" % cat_mbs, "floor memcpy MB/s: %.0f" % copy_mbs]) + "\n")
+    print("wrote", os.path.relpath(args.out, ROOT))
+
+
+if __name__ == "__main__":
+    main()
