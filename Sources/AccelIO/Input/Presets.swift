@@ -72,7 +72,7 @@ public struct Preset: Sendable {
   /// The settings this preset implies, as `key=value` text for `accelkit presets`.
   public var settingsDescription: String {
     var parts: [String] = []
-    if let columns { parts.append("--columns \(columns)") }
+    if let columns { parts.append("--columns " + (columns.contains(" ") ? "'\(columns)'" : columns)) }
     if let rate { parts.append("--rate \(formatNumber(rate))") }
     if let timeUnit { parts.append("--time-unit \(timeUnit.rawValue)") }
     if let units {
