@@ -141,6 +141,22 @@ import Testing
     }
   }
 
+  @Test func nonFiniteBinaryValues() throws {
+    var block = expected
+    block.y[3] = .nan
+    let path = try write(block, format: .npy)
+    let error = accelError { _ = try readTrace(path) }
+    #expect(error?.message.hasSuffix(": byte \(192 + 3 * 32 + 16): row 4, field \"y\" is nan, not a finite number") == true)
+    var settings = TraceReadSettings()
+    settings.allowNonFinite = true
+    #expect(try readTrace(path, settings).0.y[3].isNaN)
+    settings.allowNonFinite = false
+    settings.skipBadRows = true
+    let (kept, source) = try readTrace(path, settings)
+    #expect(kept.count == 4 && kept.t == [0, 0.01, 0.02, 0.04])
+    #expect((source as? SkipReporting)?.skippedRows == 1)
+  }
+
   @Test func rawPartialRecord() {
     let path = temporaryFile("t.raw", [UInt8](repeating: 0, count: 32 * 3 + 5))
     let error = accelError { _ = try readTrace(path) }

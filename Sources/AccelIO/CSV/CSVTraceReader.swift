@@ -261,10 +261,6 @@ public final class CSVTraceReader: TraceSource {
     let skipTab = delim != tab
     let required = columns.requiredFieldCount
     let cap = blockSize
-    let tCol = columnBuffers
-    let xCol = columnBuffers + cap
-    let yCol = columnBuffers + 2 * cap
-    let zCol = columnBuffers + 3 * cap
     var p = start
     let lim = limit
     var line = self.line
@@ -289,7 +285,6 @@ public final class CSVTraceReader: TraceSource {
           continue
         }
         let rowStart = p
-        var row: (Double, Double, Double, Double) = (0, 0, 0, 0)
         var extraLines = 0
         var q = p
         var f = 0
@@ -346,7 +341,7 @@ public final class CSVTraceReader: TraceSource {
                 failed = true
                 break fields
               }
-              store(value, code: code, into: &row)
+              store(value, code: code, at: n)
             }
           } else if code >= 0 {
             var value: Double
@@ -374,7 +369,7 @@ public final class CSVTraceReader: TraceSource {
               value = slow.0
               q = slow.1
             }
-            store(value, code: code, into: &row)
+            store(value, code: code, at: n)
           } else {
             while buf[q] != delim && buf[q] != newline { q += 1 }
           }
@@ -416,10 +411,6 @@ public final class CSVTraceReader: TraceSource {
           p = min(r + 1, lim)
           continue rows
         }
-        tCol[n] = row.0
-        xCol[n] = row.1
-        yCol[n] = row.2
-        zCol[n] = row.3
         n += 1
         line += 1 + extraLines
         p = q + 1
@@ -441,18 +432,12 @@ public final class CSVTraceReader: TraceSource {
     return false
   }
 
+  /// Writes a field's value into its column at row `n`: codes 0...3 assign t, x, y, z; 4...7 add
+  /// (the later columns of a sum; the leftmost assigned first, as rows are read left to right).
   @inline(__always)
-  private func store(_ value: Double, code: Int8, into row: inout (Double, Double, Double, Double)) {
-    switch code {
-    case 0: row.0 = value
-    case 1: row.1 = value
-    case 2: row.2 = value
-    case 3: row.3 = value
-    case 4: row.0 += value
-    case 5: row.1 += value
-    case 6: row.2 += value
-    default: row.3 += value
-    }
+  private func store(_ value: Double, code: Int8, at n: Int) {
+    let slot = columnBuffers + (Int(code) & 3) * blockSize + n
+    slot.pointee = code >= 4 ? slot.pointee + value : value
   }
 
   /// Parses an unquoted field that the fast path did not take, with `strtod`.

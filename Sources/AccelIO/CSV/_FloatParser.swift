@@ -55,7 +55,7 @@ enum _FloatParser {
   /// Parses a number starting at `p`. On success stores the value, advances `p` past the number
   /// and returns true; returns false (leaving `p` alone) when the fast path does not apply (the
   /// caller then uses `slowParse` on the whole field).
-  @inline(__always)
+  @_transparent
   static func fastParse(_ p: inout UnsafePointer<UInt8>, _ result: inout Double) -> Bool {
     var q = p
     let negative = q.pointee == UInt8(ascii: "-")

@@ -67,6 +67,7 @@ public final class BinaryTraceReader: TraceSource {
     }
     raw = .allocate(byteCount: recordSize * blockSize, alignment: 16)
     columns = .allocate(capacity: 4 * blockSize)
+    columns.initialize(repeating: 0, count: 4 * blockSize)
   }
 
   deinit {
@@ -106,46 +107,83 @@ public final class BinaryTraceReader: TraceSource {
       }
       var n = 0
       let cap = blockSize
-      rowLoop: for r in 0..<rows {
-        var row: (Double, Double, Double, Double) = (0, 0, 0, 0)
-        for field in fields {
-          let at = r * recordSize + field.offset
-          let v: Double =
-            field.isFloat32
-            ? Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
-            : Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
-          if !v.isFinite && !settings.allowNonFinite {
+      // The fast path: one strided gather per field over the whole block.
+      for field in fields {
+        let column = columns + Int(field.code & 3) * cap
+        let adds = field.code >= 4
+        let base = raw + field.offset
+        let stride = recordSize
+        if field.isFloat32 {
+          for r in 0..<rows {
+            let v = Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt32.self))))
+            column[r] = adds ? column[r] + v : v
+          }
+        } else if adds {
+          for r in 0..<rows {
+            column[r] += Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt64.self)))
+          }
+        } else {
+          for r in 0..<rows {
+            column[r] = Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt64.self)))
+          }
+        }
+      }
+      n = rows
+      if !settings.allowNonFinite && !allFinite(rows: rows, capacity: cap) {
+        // The slow path: reject (or skip) the rows holding NaN or infinity.
+        n = 0
+        rowLoop: for r in 0..<rows {
+          if let field = nonFiniteField(row: r) {
             let error = AccelError.data(
               DataLocation(file: input.name, byteOffset: dataOffset + (rowsRead + r) * recordSize + field.offset),
-              "row \(rowsRead + r + 1), field \"\(field.name)\" is \(v), not a finite number",
+              "row \(rowsRead + r + 1), field \"\(field.name)\" is \(value(row: r, field: field)), not a finite number",
               hint: "pass --allow-nonfinite to keep NaN and infinite values, or --skip-bad-rows to drop the row")
             guard settings.skipBadRows else { throw error }
             skippedRows += 1
             if firstSkippedError == nil { firstSkippedError = error }
             continue rowLoop
           }
-          switch field.code {
-          case 0: row.0 = v
-          case 1: row.1 = v
-          case 2: row.2 = v
-          case 3: row.3 = v
-          case 4: row.0 += v
-          case 5: row.1 += v
-          case 6: row.2 += v
-          default: row.3 += v
-          }
+          gather(row: r, into: n, capacity: cap)
+          n += 1
         }
-        columns[n] = row.0
-        columns[cap + n] = row.1
-        columns[2 * cap + n] = row.2
-        columns[3 * cap + n] = row.3
-        n += 1
       }
       rowsRead += rows
       if n == 0 { continue }
       let block = conversion.makeBlock(columns, capacity: cap, count: n, firstIndex: rowsEmitted)
       rowsEmitted += n
       return block
+    }
+  }
+
+  @inline(__always)
+  private func value(row r: Int, field: FieldMap) -> Double {
+    let at = r * recordSize + field.offset
+    return field.isFloat32
+      ? Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
+      : Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+  }
+
+  /// Whether the gathered columns are all finite (v * 0 is NaN exactly for NaN and infinity).
+  private func allFinite(rows: Int, capacity cap: Int) -> Bool {
+    var probe = 0.0
+    for k in 0..<4 {
+      let column = columns + k * cap
+      for r in 0..<rows { probe += column[r] * 0 }
+    }
+    return !probe.isNaN
+  }
+
+  private func nonFiniteField(row r: Int) -> FieldMap? {
+    fields.first { !value(row: r, field: $0).isFinite }
+  }
+
+  /// Copies row `r` of `raw` into slot `n` of the column buffers (fields in record order, the
+  /// leftmost of a sum assigning).
+  private func gather(row r: Int, into n: Int, capacity cap: Int) {
+    for field in fields {
+      let column = columns + Int(field.code & 3) * cap
+      let v = value(row: r, field: field)
+      column[n] = field.code >= 4 ? column[n] + v : v
     }
   }
 
