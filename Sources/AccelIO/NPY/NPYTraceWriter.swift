@@ -29,7 +29,7 @@ public final class NPYTraceWriter: TraceSink {
   static func typeCode(_ precision: SamplePrecision) -> String { precision == .float32 ? "<f4" : "<f8" }
 
   public func write(_ block: SampleBlock) throws {
-    try writeInterleaved(block, fields: [block.t, block.x, block.y, block.z], precision: precision, to: output)
+    try writeInterleaved(block, includeTime: true, precision: precision, to: output)
     rows += block.count
   }
 
@@ -41,26 +41,44 @@ public final class NPYTraceWriter: TraceSink {
   }
 }
 
-/// Writes columns interleaved as little-endian f8 or f4 records.
+/// Writes a block as interleaved little-endian f8 or f4 records: `t x y z`, or `x y z` without
+/// time.
 func writeInterleaved(
-  _ block: SampleBlock, fields: [[Double]], precision: SamplePrecision, to output: OutputFile
+  _ block: SampleBlock, includeTime: Bool, precision: SamplePrecision, to output: OutputFile
+) throws {
+  try block.t.withUnsafeBufferPointer { t in
+    try block.x.withUnsafeBufferPointer { x in
+      try block.y.withUnsafeBufferPointer { y in
+        try block.z.withUnsafeBufferPointer { z in
+          let columns = includeTime ? [t, x, y, z] : [x, y, z]
+          try writeInterleaved(columns.map { $0.baseAddress! }, count: block.count, precision: precision, to: output)
+        }
+      }
+    }
+  }
+}
+
+private func writeInterleaved(
+  _ columns: [UnsafePointer<Double>], count: Int, precision: SamplePrecision, to output: OutputFile
 ) throws {
   let width = precision == .float32 ? 4 : 8
-  let recordSize = width * fields.count
+  let recordSize = width * columns.count
   let perChunk = max(1, (1 << 16) / recordSize)
   var i = 0
-  while i < block.count {
-    let n = min(perChunk, block.count - i)
+  while i < count {
+    let n = min(perChunk, count - i)
     try output.withSpace(n * recordSize) { out in
       let raw = UnsafeMutableRawPointer(out)
-      for r in 0..<n {
-        for (k, column) in fields.enumerated() {
-          let offset = r * recordSize + k * width
-          if width == 8 {
-            raw.storeBytes(of: column[i + r].bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
-          } else {
-            raw.storeBytes(
-              of: Float(column[i + r]).bitPattern.littleEndian, toByteOffset: offset, as: UInt32.self)
+      for (c, column) in columns.enumerated() {
+        let source = column + i
+        let base = raw + c * width
+        if width == 8 {
+          for r in 0..<n {
+            base.storeBytes(of: source[r].bitPattern.littleEndian, toByteOffset: r * recordSize, as: UInt64.self)
+          }
+        } else {
+          for r in 0..<n {
+            base.storeBytes(of: Float(source[r]).bitPattern.littleEndian, toByteOffset: r * recordSize, as: UInt32.self)
           }
         }
       }

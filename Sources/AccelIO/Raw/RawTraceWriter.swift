@@ -13,8 +13,7 @@ public final class RawTraceWriter: TraceSink {
   }
 
   public func write(_ block: SampleBlock) throws {
-    let fields = layout == .txyz ? [block.t, block.x, block.y, block.z] : [block.x, block.y, block.z]
-    try writeInterleaved(block, fields: fields, precision: precision, to: output)
+    try writeInterleaved(block, includeTime: layout == .txyz, precision: precision, to: output)
   }
 
   public func finish() throws { try output.commit() }
