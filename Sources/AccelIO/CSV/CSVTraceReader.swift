@@ -344,24 +344,19 @@ public final class CSVTraceReader: TraceSource {
               store(value, code: code, at: n)
             }
           } else if code >= 0 {
-            var value: Double
             var e = UnsafePointer(buf + q)
-            var v = 0.0
-            if _FloatParser.fastParse(&e, &v) {
+            var value = 0.0
+            var clean = false
+            if _FloatParser.fastParse(&e, &value) {
               var r = UnsafePointer(buf).distance(to: e)
               while buf[r] == space || buf[r] == cr || (buf[r] == tab && skipTab) { r += 1 }
               if buf[r] == delim || buf[r] == newline {
-                value = v
+                clean = true
                 q = r
-              } else {
-                guard let slow = slowField(from: q, field: f, line: line) else {
-                  failed = true
-                  break fields
-                }
-                value = slow.0
-                q = slow.1
               }
-            } else {
+            }
+            if !clean {
+              // Not a plain number, or text follows it: the whole field goes to strtod.
               guard let slow = slowField(from: q, field: f, line: line) else {
                 failed = true
                 break fields
