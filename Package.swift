@@ -5,7 +5,7 @@ let package = Package(
   name: "accelkit",
   products: [
     .executable(name: "accelkit", targets: ["AccelKitCLI"]),
-    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelSpectral"]),
+    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelSpectral"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -24,6 +24,7 @@ let package = Package(
       // The CSV field loop touches no shared state; dynamic exclusivity checks cost ~20% there.
       swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
     ),
+    .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(
       name: "AccelSpectral",
       dependencies: ["AccelCore", "CFFTW"],
@@ -32,7 +33,7 @@ let package = Package(
     .executableTarget(
       name: "AccelKitCLI",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelSpectral",
+        "AccelCore", "AccelIO", "AccelFilters", "AccelSpectral",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [.linkedLibrary("m")]
@@ -40,6 +41,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["AccelCore"], path: "Tests/TestSupport"),
     .testTarget(name: "AccelCoreTests", dependencies: ["AccelCore", "TestSupport"]),
     .testTarget(name: "AccelIOTests", dependencies: ["AccelIO", "TestSupport"]),
+    .testTarget(name: "AccelFiltersTests", dependencies: ["AccelFilters", "TestSupport"]),
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
     .testTarget(
       name: "AccelKitCLITests",
