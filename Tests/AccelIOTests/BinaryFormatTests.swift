@@ -27,10 +27,7 @@ import Testing
   func write(_ block: SampleBlock, format: TraceFormat, precision: SamplePrecision = .float64, layout: RawLayout = .txyz) throws -> String {
     let path = Paths.temporaryDirectory() + "/out." + (format == .npy ? "npy" : "raw")
     let output = try OutputFile(path: path, needsSeek: format == .npy)
-    let sink: TraceSink =
-      format == .npy
-      ? try NPYTraceWriter(output: output, precision: precision)
-      : RawTraceWriter(output: output, layout: layout, precision: precision)
+    let sink = try TraceWriters.make(format: format, output: output, precision: precision, layout: layout)
     try sink.write(block.slice(0..<2))
     try sink.write(block.slice(2..<block.count))
     try sink.finish()

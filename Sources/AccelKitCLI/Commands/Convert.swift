@@ -52,13 +52,7 @@ struct Convert: ParsableCommand {
     let format = to ?? TraceFormat(pathExtensionOf: output) ?? .csv
     let precision = dtype ?? source.metadata.precision
     let file = try OutputFile(path: output, inputs: [byteInput], needsSeek: format == .npy)
-    let sink: TraceSink
-    switch format {
-    case .csv: sink = try CSVTraceWriter(output: file, precision: precision)
-    case .tsv: sink = try CSVTraceWriter(output: file, delimiter: UInt8(ascii: "\t"), precision: precision)
-    case .npy: sink = try NPYTraceWriter(output: file, precision: precision)
-    case .raw: sink = RawTraceWriter(output: file, layout: outLayout, precision: precision)
-    }
+    let sink = try TraceWriters.make(format: format, output: file, precision: precision, layout: outLayout)
     var resampler = resample.map { LinearResampler(rate: $0, name: source.metadata.name) }
     while let block = try source.next() {
       if resampler != nil {

@@ -1,0 +1,177 @@
+import AccelCore
+
+/// A writer of named columns (a trace's t, x, y, z, or any other set such as gravity's
+/// t, gx, gy, gz, ux, uy, uz), block by block.
+public protocol TableSink: AnyObject {
+  /// Writes one block: one array per column, all of the same length.
+  func write(columns: [[Double]]) throws
+  func finish() throws
+}
+
+/// The formats a table can be written in.
+public enum TableFormat: Sendable {
+  case csv(delimiter: UInt8)
+  case npy
+  case raw
+
+  /// The format for `format` (csv, tsv, npy or raw).
+  public init(_ format: TraceFormat) {
+    switch format {
+    case .csv: self = .csv(delimiter: UInt8(ascii: ","))
+    case .tsv: self = .csv(delimiter: UInt8(ascii: "\t"))
+    case .npy: self = .npy
+    case .raw: self = .raw
+    }
+  }
+
+  public var needsSeek: Bool {
+    if case .npy = self { return true }
+    return false
+  }
+
+  /// Opens a writer of `names` columns to `output`.
+  public func makeWriter(output: OutputFile, names: [String], precision: SamplePrecision) throws -> TableSink {
+    switch self {
+    case .csv(let delimiter): return try CSVTableWriter(output: output, names: names, delimiter: delimiter, precision: precision)
+    case .npy: return try NPYTableWriter(output: output, names: names, precision: precision)
+    case .raw: return RawTableWriter(output: output, precision: precision)
+    }
+  }
+}
+
+/// CSV with a header of column names; numbers in their shortest round-trip form (Float's for
+/// `.float32`).
+public final class CSVTableWriter: TableSink {
+  private let output: OutputFile
+  private let delimiter: UInt8
+  private let precision: SamplePrecision
+  private let columnCount: Int
+
+  public init(output: OutputFile, names: [String], delimiter: UInt8 = UInt8(ascii: ","), precision: SamplePrecision = .float64) throws {
+    self.output = output
+    self.delimiter = delimiter
+    self.precision = precision
+    columnCount = names.count
+    try output.write(names.joined(separator: String(UnicodeScalar(delimiter))) + "\n")
+  }
+
+  public func write(columns: [[Double]]) throws {
+    precondition(columns.count == columnCount)
+    let d = delimiter
+    let single = precision == .float32
+    let rows = columns.first?.count ?? 0
+    for i in 0..<rows {
+      try output.withSpace(columnCount * 48) { out in
+        var w = 0
+        for k in 0..<columns.count {
+          if k > 0 {
+            out[w] = d
+            w += 1
+          }
+          let v = columns[k][i]
+          w += single ? _NumberFormatter.write(float: Float(v), to: out + w) : _NumberFormatter.write(v, to: out + w)
+        }
+        out[w] = UInt8(ascii: "\n")
+        return w + 1
+      }
+    }
+  }
+
+  public func finish() throws { try output.commit() }
+}
+
+/// A structured NPY array with one little-endian f8 (or f4) field per column.
+public final class NPYTableWriter: TableSink {
+  private let output: OutputFile
+  private let precision: SamplePrecision
+  private let names: [String]
+  private var rows = 0
+  private let headerLength: Int
+
+  public init(output: OutputFile, names: [String], precision: SamplePrecision = .float64) throws {
+    self.output = output
+    self.precision = precision
+    self.names = names
+    let code = precision == .float32 ? "<f4" : "<f8"
+    // Room for any row count, so the header can be patched in place at the end.
+    headerLength = NPYHeader.render(fieldNames: names, typeCode: code, rows: Int.max).count - 10
+    try output.write(NPYHeader.render(fieldNames: names, typeCode: code, rows: 0, minimumLength: headerLength))
+  }
+
+  public func write(columns: [[Double]]) throws {
+    try writeInterleaved(columns, precision: precision, to: output)
+    rows += columns.first?.count ?? 0
+  }
+
+  public func finish() throws {
+    let code = precision == .float32 ? "<f4" : "<f8"
+    try output.overwrite(at: 0, with: NPYHeader.render(fieldNames: names, typeCode: code, rows: rows, minimumLength: headerLength))
+    try output.commit()
+  }
+}
+
+/// Raw interleaved little-endian f8 (or f4) records, the columns in order.
+public final class RawTableWriter: TableSink {
+  private let output: OutputFile
+  private let precision: SamplePrecision
+
+  public init(output: OutputFile, precision: SamplePrecision) {
+    self.output = output
+    self.precision = precision
+  }
+
+  public func write(columns: [[Double]]) throws {
+    try writeInterleaved(columns, precision: precision, to: output)
+  }
+
+  public func finish() throws { try output.commit() }
+}
+
+/// A trace sink over a table writer: writes t, x, y, z (or x, y, z).
+public final class TraceTableSink: TraceSink {
+  private let table: TableSink
+  private let includeTime: Bool
+
+  public init(_ table: TableSink, includeTime: Bool = true) {
+    self.table = table
+    self.includeTime = includeTime
+  }
+
+  public func write(_ block: SampleBlock) throws {
+    try table.write(columns: includeTime ? [block.t, block.x, block.y, block.z] : [block.x, block.y, block.z])
+  }
+
+  public func finish() throws { try table.finish() }
+}
+
+/// Writes columns interleaved as little-endian f8 or f4 records.
+func writeInterleaved(_ columns: [[Double]], precision: SamplePrecision, to output: OutputFile) throws {
+  let width = precision == .float32 ? 4 : 8
+  let recordSize = width * columns.count
+  let count = columns.first?.count ?? 0
+  let perChunk = max(1, (1 << 16) / recordSize)
+  var i = 0
+  while i < count {
+    let n = min(perChunk, count - i)
+    try output.withSpace(n * recordSize) { out in
+      let raw = UnsafeMutableRawPointer(out)
+      for (c, column) in columns.enumerated() {
+        column.withUnsafeBufferPointer { buffer in
+          let source = buffer.baseAddress! + i
+          let base = raw + c * width
+          if width == 8 {
+            for r in 0..<n {
+              base.storeBytes(of: source[r].bitPattern.littleEndian, toByteOffset: r * recordSize, as: UInt64.self)
+            }
+          } else {
+            for r in 0..<n {
+              base.storeBytes(of: Float(source[r]).bitPattern.littleEndian, toByteOffset: r * recordSize, as: UInt32.self)
+            }
+          }
+        }
+      }
+      return n * recordSize
+    }
+    i += n
+  }
+}
