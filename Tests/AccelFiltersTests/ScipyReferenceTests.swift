@@ -249,3 +249,35 @@ func matrix(_ value: Any?) -> [[Double]] { (value as! [[String]]).map { $0.map {
     #expect(abs(ExponentialDesign.minus3dB(alpha: a, rate: 100)! - 2) < 0.15)
   }
 }
+
+@Suite struct ThreeChannelTests {
+  @Test func threeChannelLoopsEqualSingleChannelFilters() throws {
+    var rng = SeededRandom(seed: 12)
+    let n = 777
+    let axes = (0..<3).map { _ in (0..<n).map { _ in Double.random(in: -2...2, using: &rng) } }
+    let design = try ButterworthDesign(order: 5, cutoff: 3, band: .high, rate: 50)
+    for initialization in FilterInit.allCases {
+      var singles = axes
+      for k in 0..<3 {
+        var f = SOSFilter(sections: design.sections, initialization: initialization)
+        f.process(&singles[k])
+      }
+      var bank = SOSFilter3(sections: design.sections, initialization: initialization)
+      var x = Array(axes[0][..<300]), y = Array(axes[1][..<300]), z = Array(axes[2][..<300])
+      bank.process(&x, &y, &z)
+      var x2 = Array(axes[0][300...]), y2 = Array(axes[1][300...]), z2 = Array(axes[2][300...])
+      bank.process(&x2, &y2, &z2)
+      #expect(x + x2 == singles[0] && y + y2 == singles[1] && z + z2 == singles[2])
+
+      var lows = axes
+      for k in 0..<3 {
+        var f = ExponentialLowpass(alpha: 0.07, initialization: initialization)
+        f.process(&lows[k])
+      }
+      var low3 = ExponentialLowpass3(alpha: 0.07, initialization: initialization)
+      var a = axes[0], b = axes[1], c = axes[2]
+      low3.process(&a, &b, &c)
+      #expect(a == lows[0] && b == lows[1] && c == lows[2])
+    }
+  }
+}

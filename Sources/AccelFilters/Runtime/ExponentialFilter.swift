@@ -15,6 +15,19 @@ public struct ExponentialLowpass: Sendable {
     self.initialization = initialization
   }
 
+  /// The current output (the state).
+  var value: Double {
+    get { y }
+    set { y = newValue }
+  }
+
+  mutating func startIfNeeded(first: Double) {
+    if !started {
+      started = true
+      if initialization == .steady { y = first }
+    }
+  }
+
   /// Filters `x` in place.
   public mutating func process(_ x: inout [Double]) {
     guard !x.isEmpty else { return }

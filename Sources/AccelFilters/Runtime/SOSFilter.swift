@@ -16,9 +16,9 @@ public enum FilterInit: String, CaseIterable, Sendable {
 /// ```
 public struct SOSFilter: Sendable {
   public let sections: [Biquad]
-  private var state: [Double]
-  private var started = false
-  private let initialization: FilterInit
+  var state: [Double]
+  var started = false
+  let initialization: FilterInit
 
   public init(sections: [Biquad], initialization: FilterInit) {
     self.sections = sections
@@ -107,5 +107,108 @@ public enum ZeroPhase {
     backward.process(&ext)
     ext.reverse()
     return Array(ext[pad..<(pad + n)])
+  }
+}
+
+/// Three channels (x, y, z) through the same sections, run in one loop so the three independent
+/// recurrences overlap in the processor (each alone is a chain of dependent multiply-adds).
+/// Results are identical to three separate `SOSFilter`s.
+public struct SOSFilter3: Sendable {
+  private var channels: [SOSFilter]
+
+  public init(sections: [Biquad], initialization: FilterInit) {
+    channels = Array(repeating: SOSFilter(sections: sections, initialization: initialization), count: 3)
+  }
+
+  public mutating func process(_ x: inout [Double], _ y: inout [Double], _ z: inout [Double]) {
+    precondition(x.count == y.count && y.count == z.count)
+    guard !x.isEmpty else { return }
+    for k in 0..<3 { channels[k].startIfNeeded(first: k == 0 ? x[0] : k == 1 ? y[0] : z[0]) }
+    let count = x.count
+    let sections = channels[0].sections
+    x.withUnsafeMutableBufferPointer { vx in
+      y.withUnsafeMutableBufferPointer { vy in
+        z.withUnsafeMutableBufferPointer { vz in
+          for (k, s) in sections.enumerated() {
+            var (x0, x1) = channels[0].stateOf(k)
+            var (y0, y1) = channels[1].stateOf(k)
+            var (z0, z1) = channels[2].stateOf(k)
+            let b0 = s.b0, b1 = s.b1, b2 = s.b2, a1 = s.a1, a2 = s.a2
+            for i in 0..<count {
+              let xi = vx[i], yi = vy[i], zi = vz[i]
+              let ox = b0 * xi + x0
+              let oy = b0 * yi + y0
+              let oz = b0 * zi + z0
+              x0 = b1 * xi - a1 * ox + x1
+              y0 = b1 * yi - a1 * oy + y1
+              z0 = b1 * zi - a1 * oz + z1
+              x1 = b2 * xi - a2 * ox
+              y1 = b2 * yi - a2 * oy
+              z1 = b2 * zi - a2 * oz
+              vx[i] = ox
+              vy[i] = oy
+              vz[i] = oz
+            }
+            channels[0].setState(k, x0, x1)
+            channels[1].setState(k, y0, y1)
+            channels[2].setState(k, z0, z1)
+          }
+        }
+      }
+    }
+  }
+}
+
+extension SOSFilter {
+  mutating func startIfNeeded(first: Double) {
+    if !started {
+      started = true
+      if initialization == .steady { start(steadyAt: first) }
+    }
+  }
+
+  func stateOf(_ section: Int) -> (Double, Double) { (state[2 * section], state[2 * section + 1]) }
+
+  mutating func setState(_ section: Int, _ z0: Double, _ z1: Double) {
+    state[2 * section] = z0
+    state[2 * section + 1] = z1
+  }
+}
+
+/// The seeds' exponential low-pass on x, y and z in one loop (three overlapping recurrences);
+/// identical results to three `ExponentialLowpass`es.
+public struct ExponentialLowpass3: Sendable {
+  private var channels: [ExponentialLowpass]
+
+  public init(alpha: Double, initialization: FilterInit) {
+    channels = Array(repeating: ExponentialLowpass(alpha: alpha, initialization: initialization), count: 3)
+  }
+
+  public mutating func process(_ x: inout [Double], _ y: inout [Double], _ z: inout [Double]) {
+    precondition(x.count == y.count && y.count == z.count)
+    guard !x.isEmpty else { return }
+    let firsts = [x[0], y[0], z[0]]
+    for k in 0..<3 { channels[k].startIfNeeded(first: firsts[k]) }
+    let a = channels[0].alpha
+    let b = 1 - a
+    var sx = channels[0].value, sy = channels[1].value, sz = channels[2].value
+    let count = x.count
+    x.withUnsafeMutableBufferPointer { vx in
+      y.withUnsafeMutableBufferPointer { vy in
+        z.withUnsafeMutableBufferPointer { vz in
+          for i in 0..<count {
+            sx = vx[i] * a + sx * b
+            sy = vy[i] * a + sy * b
+            sz = vz[i] * a + sz * b
+            vx[i] = sx
+            vy[i] = sy
+            vz[i] = sz
+          }
+        }
+      }
+    }
+    channels[0].value = sx
+    channels[1].value = sy
+    channels[2].value = sz
   }
 }

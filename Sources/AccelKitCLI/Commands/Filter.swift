@@ -252,8 +252,14 @@ struct Lowpass: ParsableCommand {
   func run() throws {
     try FilterRunner.run(options) { rate in
       let a = try exponential.alpha(rate: rate)
-      let stage = AxisStage({ ExponentialLowpass(alpha: a, initialization: options.initialization) }) { $0.process(&$1) }
-      return FilterPlan(description: exponential.describe("exponential low-pass", alpha: a, rate: rate, highpass: false), stage: stage.callAsFunction)
+      var filter = ExponentialLowpass3(alpha: a, initialization: options.initialization)
+      return FilterPlan(
+        description: exponential.describe("exponential low-pass", alpha: a, rate: rate, highpass: false),
+        stage: { block in
+          var x = block.x, y = block.y, z = block.z
+          filter.process(&x, &y, &z)
+          return [block.t, x, y, z]
+        })
     }
   }
 }
@@ -286,14 +292,15 @@ struct Gravity: ParsableCommand {
   func run() throws {
     try FilterRunner.run(options) { rate in
       let a = try exponential.alpha(rate: rate)
-      let low = AxisStage({ ExponentialLowpass(alpha: a, initialization: options.initialization) }) { $0.process(&$1) }
+      var low = ExponentialLowpass3(alpha: a, initialization: options.initialization)
       return FilterPlan(
         columns: ["t", "gx", "gy", "gz", "ux", "uy", "uz"],
         description: exponential.describe("gravity estimate (exponential low-pass)", alpha: a, rate: rate, highpass: false),
         stage: { block in
-          let g = low(block)
-          let user = [block.x, block.y, block.z].enumerated().map { k, axis in zip(axis, g[k + 1]).map { $0 - $1 } }
-          return g + user
+          var gx = block.x, gy = block.y, gz = block.z
+          low.process(&gx, &gy, &gz)
+          func minus(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { $0 - $1 } }
+          return [block.t, gx, gy, gz, minus(block.x, gx), minus(block.y, gy), minus(block.z, gz)]
         })
     }
   }
@@ -409,8 +416,14 @@ struct Butterworth: ParsableCommand {
   func run() throws {
     try FilterRunner.run(options) { rate in
       let design = try ButterworthDesign(order: order, cutoff: cutoff, cutoffHigh: cutoffHigh, band: band, rate: rate)
-      let stage = AxisStage({ SOSFilter(sections: design.sections, initialization: options.initialization) }) { $0.process(&$1) }
-      var plan = FilterPlan(description: describe(design), stage: stage.callAsFunction)
+      var filter = SOSFilter3(sections: design.sections, initialization: options.initialization)
+      var plan = FilterPlan(
+        description: describe(design),
+        stage: { block in
+          var x = block.x, y = block.y, z = block.z
+          filter.process(&x, &y, &z)
+          return [block.t, x, y, z]
+        })
       if zeroPhase {
         plan.whole = { block in
           let filtered = try [block.x, block.y, block.z].map { axis -> [Double] in
