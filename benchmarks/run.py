@@ -3,13 +3,14 @@
 
     python3 benchmarks/run.py                 # 10^6 rows, 5 runs per measurement
     python3 benchmarks/run.py --rows 30000000 # the large workload (about 1 GB of CSV)
+    python3 benchmarks/run.py --rows 30000000 --tasks "from NPY" --repeat 3   # filters on 3*10^7 rows
 
 It builds accelkit in release mode, writes a deterministic accelerometer-like trace (100 Hz,
 columns t,x,y,z with 6/4 decimals) as CSV and NPY under benchmarks/work/, and times each task
 with accelkit and with the way a competent Python user would do it, alternating the two, taking
 the median of --repeat runs. accelkit is timed as a whole process (start-up included); Python
-peers are timed inside their process around the operation only (imports excluded), which favours
-them. Peak memory is each process's maximum resident set size. Results go to stdout as a table
+peers are timed inside their process around the operation only (imports excluded; for the filter
+tasks the operation includes numpy.load, as a script must load its data), which favours them. Peak memory is each process's maximum resident set size. Results go to stdout as a table
 and to notebooks-out/benchmark.csv, with the machine in notebooks-out/benchmark-machine.txt.
 Installs pandas and pyarrow with pip when they are missing.
 """
@@ -37,13 +38,13 @@ def ensure_python_peers():
         subprocess.check_call([sys.executable, "-m", "pip", "install", "-q"] + missing)
 
 
-def generate(rows):
+def generate(rows, need_csv=True):
     """Writes trace_ROWS.csv and .npy (seeded; the same bytes every time). Returns the paths."""
     import numpy as np
     os.makedirs(WORK, exist_ok=True)
     csv_path = os.path.join(WORK, "trace_%d.csv" % rows)
     npy_path = os.path.join(WORK, "trace_%d.npy" % rows)
-    if os.path.exists(csv_path) and os.path.exists(npy_path):
+    if os.path.exists(npy_path) and (os.path.exists(csv_path) or not need_csv):
         return csv_path, npy_path
     rng = np.random.default_rng(12345)
     chunk = 1_000_000
@@ -61,10 +62,14 @@ def generate(rows):
             burst = (t % 60) < 2
             x = x + burst * 1.5 * np.sin(2 * np.pi * 4 * t)
             block = np.stack([np.round(t, 6), np.round(x, 4), np.round(y, 4), np.round(z, 4)], axis=1)
-            np.savetxt(f, block, fmt=["%.6f", "%.4f", "%.4f", "%.4f"], delimiter=",")
+            if need_csv:
+                np.savetxt(f, block, fmt=["%.6f", "%.4f", "%.4f", "%.4f"], delimiter=",")
             for k, name in enumerate("txyz"):
                 rec[name][start:start + n] = block[:, k]
-    os.replace(csv_path + ".tmp", csv_path)
+    if need_csv:
+        os.replace(csv_path + ".tmp", csv_path)
+    else:
+        os.remove(csv_path + ".tmp")
     np.save(npy_path, rec)
     return csv_path, npy_path
 
@@ -125,6 +130,26 @@ def tasks(accelkit, csv_path, npy_path):
         ("load NPY", [accelkit, "convert", npy_path, "--to", "raw", "-o", null], [
             ("numpy.load", python_task("import numpy as np\n#--\nresult = np.load(sys.argv[1]); s = float(result['x'].sum())\n")),
         ], npy_path),
+        ("exponential low-pass (from NPY)", [accelkit, "filter", "lowpass", "--alpha", "0.1", npy_path, "--to", "raw", "-o", null], [
+            ("numpy.load + scipy.signal.lfilter", python_task(
+                "import numpy as np\nfrom scipy import signal\n#--\n"
+                "a = np.load(sys.argv[1])\n"
+                "result = [signal.lfilter([0.1], [1.0, -0.9], a[c]) for c in 'xyz']\n")),
+        ], npy_path),
+        ("Butterworth order 4 (from NPY)", [accelkit, "filter", "butterworth", "--order", "4", "--cutoff", "5", npy_path, "--to", "raw", "-o", null], [
+            ("numpy.load + scipy.signal.sosfilt", python_task(
+                "import numpy as np\nfrom scipy import signal\n#--\n"
+                "a = np.load(sys.argv[1])\n"
+                "sos = signal.butter(4, 5, fs=100, output='sos')\n"
+                "result = [signal.sosfilt(sos, a[c]) for c in 'xyz']\n")),
+        ], npy_path),
+        ("zero-phase Butterworth 4 (from NPY)", [accelkit, "filter", "butterworth", "--order", "4", "--cutoff", "5", "--zero-phase", npy_path, "--to", "raw", "-o", null], [
+            ("numpy.load + scipy.signal.sosfiltfilt", python_task(
+                "import numpy as np\nfrom scipy import signal\n#--\n"
+                "a = np.load(sys.argv[1])\n"
+                "sos = signal.butter(4, 5, fs=100, output='sos')\n"
+                "result = [signal.sosfiltfilt(sos, a[c]) for c in 'xyz']\n")),
+        ], npy_path),
         ("CSV to NPY", [accelkit, "convert", csv_path, "-o", os.path.join(WORK, "out.npy")], [
             ("pandas.read_csv + numpy.save", python_task(
                 "import pandas as pd, numpy as np, os\n#--\n"
@@ -181,6 +206,8 @@ def main():
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--tasks", default="", help="run only tasks whose name contains one of these "
+                        "comma-separated words (e.g. 'NPY' or 'low-pass,Butterworth')")
     parser.add_argument("--out", default=os.path.join(ROOT, "notebooks-out", "benchmark.csv"))
     args = parser.parse_args()
 
@@ -189,10 +216,13 @@ def main():
         subprocess.check_call(["swift", "build", "-c", "release", "--product", "accelkit"], cwd=ROOT,
                               stdout=subprocess.DEVNULL)
     accelkit = os.path.join(ROOT, ".build", "release", "accelkit")
-    csv_path, npy_path = generate(args.rows)
+    words = [w for w in args.tasks.split(",") if w]
+    chosen = [t for t in tasks(accelkit, "CSV", "NPY") if not words or any(w in t[0] for w in words)]
+    csv_path, npy_path = generate(args.rows, need_csv=any(t[3] == "CSV" for t in chosen))
+    chosen = [t for t in tasks(accelkit, csv_path, npy_path) if not words or any(w in t[0] for w in words)]
 
     results = []
-    for task, ours, peers, path in tasks(accelkit, csv_path, npy_path):
+    for task, ours, peers, path in chosen:
         size_mb = os.path.getsize(path) / 1e6
         ours_times = []
         peer_times = {name: [] for name, _ in peers}
@@ -213,7 +243,7 @@ def main():
                 "peer_mb_per_s": round(size_mb / peer_s, 1),
             })
 
-    cat_mbs, copy_mbs = floors(csv_path)
+    cat_mbs, copy_mbs = floors(csv_path if os.path.exists(csv_path) else npy_path)
     header = ["task", "accelkit s", "peer", "peer s", "ratio", "accelkit MB", "peer MB", "rows/s", "MB/s"]
     table = [header] + [[r["task"], "%.3f" % r["accelkit_s"], r["peer"], "%.3f" % r["peer_s"],
                          ("%.1fx" % r["ratio"]) + ("" if r["ratio"] >= 1 else " (slower)"),
@@ -229,6 +259,9 @@ def main():
             print("%s: accelkit reaches %.1f%% of cat, %.1f%% of a memory copy" % (
                 r["task"], 100 * r["accelkit_mb_per_s"] / cat_mbs, 100 * r["accelkit_mb_per_s"] / copy_mbs))
 
+    if words and args.out == parser.get_default("out"):
+        args.out = os.path.join(ROOT, "notebooks-out", "benchmark-%d-%s.csv" % (args.rows, "-".join(
+            "".join(c if c.isalnum() else "_" for c in w) for w in words)))
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(results[0].keys()))

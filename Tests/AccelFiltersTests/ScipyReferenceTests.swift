@@ -281,3 +281,14 @@ func matrix(_ value: Any?) -> [[Double]] { (value as! [[String]]).map { $0.map {
     }
   }
 }
+
+@Suite struct ZeroPhaseTests {
+  @Test func threeAtOnceEqualsOneByOne() throws {
+    var rng = SeededRandom(seed: 21)
+    let axes = (0..<3).map { _ in (0..<500).map { _ in Double.random(in: -1...1, using: &rng) } }
+    let design = try ButterworthDesign(order: 3, cutoff: 2, cutoffHigh: 9, band: .bandstop, rate: 40)
+    let three = try #require(ZeroPhase.filter3(axes[0], axes[1], axes[2], sections: design.sections))
+    for k in 0..<3 { #expect(three[k] == ZeroPhase.filter(axes[k], sections: design.sections)) }
+    #expect(ZeroPhase.filter3([1, 2], [1, 2], [1, 2], sections: design.sections) == nil)
+  }
+}

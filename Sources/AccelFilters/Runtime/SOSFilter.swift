@@ -85,11 +85,41 @@ public enum ZeroPhase {
     return 3 * (2 * sections.count + 1 - min(zerosB, zerosA))
   }
 
-  /// - Throws: nothing; returns nil when the signal is too short (scipy requires more than
-  ///   `padLength` samples).
+  /// Filters one signal; nil when it is too short (scipy requires more than `padLength`
+  /// samples).
   public static func filter(_ x: [Double], sections: [Biquad]) -> [Double]? {
-    let n = x.count
+    guard var ext = extend(x, pad: padLength(sections)) else { return nil }
+    var forward = SOSFilter(sections: sections, initialization: .steady)
+    forward.process(&ext)
+    ext.reverse()
+    var backward = SOSFilter(sections: sections, initialization: .steady)
+    backward.process(&ext)
+    ext.reverse()
+    return trim(ext, pad: padLength(sections), count: x.count)
+  }
+
+  /// Filters three signals of the same length in one pass (the same result as three `filter`
+  /// calls, faster); nil when they are too short.
+  public static func filter3(_ x: [Double], _ y: [Double], _ z: [Double], sections: [Biquad]) -> [[Double]]? {
     let pad = padLength(sections)
+    guard var ex = extend(x, pad: pad), var ey = extend(y, pad: pad), var ez = extend(z, pad: pad) else { return nil }
+    var forward = SOSFilter3(sections: sections, initialization: .steady)
+    forward.process(&ex, &ey, &ez)
+    ex.reverse()
+    ey.reverse()
+    ez.reverse()
+    var backward = SOSFilter3(sections: sections, initialization: .steady)
+    backward.process(&ex, &ey, &ez)
+    return [ex, ey, ez].map { column in
+      var c = column
+      c.reverse()
+      return trim(c, pad: pad, count: x.count)
+    }
+  }
+
+  /// Odd extension by `pad` samples at each end: 2 x[0] - x[pad...1] and 2 x[n-1] - x[n-2...].
+  static func extend(_ x: [Double], pad: Int) -> [Double]? {
+    let n = x.count
     guard n > pad else { return nil }
     var ext = [Double]()
     ext.reserveCapacity(n + 2 * pad)
@@ -98,15 +128,11 @@ public enum ZeroPhase {
     for i in stride(from: pad, through: 1, by: -1) { ext.append(2 * first - x[i]) }
     ext += x
     for i in stride(from: 1, through: pad, by: 1) { ext.append(2 * last - x[n - 1 - i]) }
-    var forward = SOSFilter(sections: sections, initialization: .zero)
-    forward.start(steadyAt: ext[0])
-    forward.process(&ext)
-    ext.reverse()
-    var backward = SOSFilter(sections: sections, initialization: .zero)
-    backward.start(steadyAt: ext[0])
-    backward.process(&ext)
-    ext.reverse()
-    return Array(ext[pad..<(pad + n)])
+    return ext
+  }
+
+  static func trim(_ ext: [Double], pad: Int, count: Int) -> [Double] {
+    Array(ext[pad..<(pad + count)])
   }
 }
 

@@ -426,14 +426,11 @@ struct Butterworth: ParsableCommand {
         })
       if zeroPhase {
         plan.whole = { block in
-          let filtered = try [block.x, block.y, block.z].map { axis -> [Double] in
-            guard let y = ZeroPhase.filter(axis, sections: design.sections) else {
-              throw AccelError.data(
-                DataLocation(file: options.trace ?? "<stdin>"),
-                "the trace has \(axis.count) samples; zero-phase filtering with this design needs more than \(ZeroPhase.padLength(design.sections))",
-                hint: "use a lower --order, or filter without --zero-phase")
-            }
-            return y
+          guard let filtered = ZeroPhase.filter3(block.x, block.y, block.z, sections: design.sections) else {
+            throw AccelError.data(
+              DataLocation(file: options.trace ?? "<stdin>"),
+              "the trace has \(block.count) samples; zero-phase filtering with this design needs more than \(ZeroPhase.padLength(design.sections))",
+              hint: "use a lower --order, or filter without --zero-phase")
           }
           return [block.t] + filtered
         }
