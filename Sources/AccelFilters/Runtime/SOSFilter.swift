@@ -156,28 +156,29 @@ public struct SOSFilter3: Sendable {
       y.withUnsafeMutableBufferPointer { vy in
         z.withUnsafeMutableBufferPointer { vz in
           for (k, s) in sections.enumerated() {
-            var (x0, x1) = channels[0].stateOf(k)
-            var (y0, y1) = channels[1].stateOf(k)
-            var (z0, z1) = channels[2].stateOf(k)
-            let b0 = s.b0, b1 = s.b1, b2 = s.b2, a1 = s.a1, a2 = s.a2
+            // x, y, z in the lanes of one vector: the same operations per lane as the scalar loop.
+            let (x0, x1) = channels[0].stateOf(k)
+            let (y0, y1) = channels[1].stateOf(k)
+            let (z0, z1) = channels[2].stateOf(k)
+            var s0 = SIMD4<Double>(x0, y0, z0, 0)
+            var s1 = SIMD4<Double>(x1, y1, z1, 0)
+            let b0 = SIMD4<Double>(repeating: s.b0), b1 = SIMD4<Double>(repeating: s.b1)
+            let b2 = SIMD4<Double>(repeating: s.b2), a1 = SIMD4<Double>(repeating: s.a1)
+            let a2 = SIMD4<Double>(repeating: s.a2)
             for i in 0..<count {
-              let xi = vx[i], yi = vy[i], zi = vz[i]
-              let ox = b0 * xi + x0
-              let oy = b0 * yi + y0
-              let oz = b0 * zi + z0
-              x0 = b1 * xi - a1 * ox + x1
-              y0 = b1 * yi - a1 * oy + y1
-              z0 = b1 * zi - a1 * oz + z1
-              x1 = b2 * xi - a2 * ox
-              y1 = b2 * yi - a2 * oy
-              z1 = b2 * zi - a2 * oz
-              vx[i] = ox
-              vy[i] = oy
-              vz[i] = oz
+              let v = SIMD4<Double>(vx[i], vy[i], vz[i], 0)
+              let o = b0 * v + s0
+              s0 = b1 * v - a1 * o + s1
+              s1 = b2 * v - a2 * o
+              vx[i] = o[0]
+              vy[i] = o[1]
+              vz[i] = o[2]
             }
-            channels[0].setState(k, x0, x1)
-            channels[1].setState(k, y0, y1)
-            channels[2].setState(k, z0, z1)
+            let (nx0, ny0, nz0) = (s0[0], s0[1], s0[2])
+            let (nx1, ny1, nz1) = (s1[0], s1[1], s1[2])
+            channels[0].setState(k, nx0, nx1)
+            channels[1].setState(k, ny0, ny1)
+            channels[2].setState(k, nz0, nz1)
           }
         }
       }
