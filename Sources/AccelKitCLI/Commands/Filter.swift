@@ -334,6 +334,23 @@ func appleDescription(kind: AppleFilter.Kind, k: Double, cutoff: Double, rate: D
   return text
 }
 
+/// Runs Apple's low-pass or high-pass over the trace.
+func runAppleFilter(_ kind: AppleFilter.Kind, apple: AppleOptions, options: FilterOptions) throws {
+  try FilterRunner.run(options) { rate in
+    let k = kind == .lowpass
+      ? try AppleFilterDesign.lowpassConstant(cutoff: apple.cutoff, rate: rate)
+      : try AppleFilterDesign.highpassConstant(cutoff: apple.cutoff, rate: rate)
+    var filter = AppleFilter(kind: kind, constant: k, adaptive: !apple.noAdaptive, initialization: options.initialization)
+    return FilterPlan(
+      description: appleDescription(kind: kind, k: k, cutoff: apple.cutoff, rate: rate, adaptive: !apple.noAdaptive),
+      stage: { block in
+        var x = block.x, y = block.y, z = block.z
+        filter.process(x: &x, y: &y, z: &z)
+        return [block.t, x, y, z]
+      })
+  }
+}
+
 struct AdaptiveLowpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Smooth with Apple's AccelerometerGraph low-pass (adaptive unless --no-adaptive).",
@@ -342,19 +359,7 @@ struct AdaptiveLowpass: ParsableCommand {
   @OptionGroup var apple: AppleOptions
   @OptionGroup var options: FilterOptions
 
-  func run() throws {
-    try FilterRunner.run(options) { rate in
-      let k = try AppleFilterDesign.lowpassConstant(cutoff: apple.cutoff, rate: rate)
-      var filter = AppleFilter(kind: .lowpass, constant: k, adaptive: !apple.noAdaptive, initialization: options.initialization)
-      return FilterPlan(
-        description: appleDescription(kind: .lowpass, k: k, cutoff: apple.cutoff, rate: rate, adaptive: !apple.noAdaptive),
-        stage: { block in
-          var x = block.x, y = block.y, z = block.z
-          filter.process(x: &x, y: &y, z: &z)
-          return [block.t, x, y, z]
-        })
-    }
-  }
+  func run() throws { try runAppleFilter(.lowpass, apple: apple, options: options) }
 }
 
 struct AdaptiveHighpass: ParsableCommand {
@@ -365,19 +370,7 @@ struct AdaptiveHighpass: ParsableCommand {
   @OptionGroup var apple: AppleOptions
   @OptionGroup var options: FilterOptions
 
-  func run() throws {
-    try FilterRunner.run(options) { rate in
-      let k = try AppleFilterDesign.highpassConstant(cutoff: apple.cutoff, rate: rate)
-      var filter = AppleFilter(kind: .highpass, constant: k, adaptive: !apple.noAdaptive, initialization: options.initialization)
-      return FilterPlan(
-        description: appleDescription(kind: .highpass, k: k, cutoff: apple.cutoff, rate: rate, adaptive: !apple.noAdaptive),
-        stage: { block in
-          var x = block.x, y = block.y, z = block.z
-          filter.process(x: &x, y: &y, z: &z)
-          return [block.t, x, y, z]
-        })
-    }
-  }
+  func run() throws { try runAppleFilter(.highpass, apple: apple, options: options) }
 }
 
 // MARK: - Butterworth
