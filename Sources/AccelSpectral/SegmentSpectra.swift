@@ -1,0 +1,265 @@
+import AccelCore
+
+/// Parameters of a segment-based spectral estimate, as scipy.signal.welch / spectrogram take them.
+public struct SpectralSettings: Equatable, Sendable {
+  public var rate: Double
+  public var segment: Int
+  public var overlap: Int
+  public var nfft: Int
+  public var window: WindowKind
+  public var detrend: Detrend
+  public var scaling: SpectralScaling
+
+  /// - Parameters:
+  ///   - segment: samples per segment (nperseg), >= 1.
+  ///   - overlap: samples shared by successive segments (noverlap), 0 <= overlap < segment.
+  ///   - nfft: FFT length >= segment (zero padding), default the segment length.
+  public init(
+    rate: Double, segment: Int, overlap: Int, nfft: Int? = nil, window: WindowKind, detrend: Detrend,
+    scaling: SpectralScaling
+  ) throws {
+    guard segment >= 1 else { throw AccelError.usage("--segment must be at least 1, got \(segment)") }
+    guard overlap >= 0 && overlap < segment else {
+      throw AccelError.usage("the overlap must be from 0 to \(segment - 1) samples for \(segment)-sample segments, got \(overlap)")
+    }
+    let n = nfft ?? segment
+    guard n >= segment else { throw AccelError.usage("--nfft must be at least the segment length \(segment), got \(n)") }
+    guard rate > 0 && rate.isFinite else { throw AccelError.usage("the sample rate must be positive, got \(rate)") }
+    self.rate = rate
+    self.segment = segment
+    self.overlap = overlap
+    self.nfft = n
+    self.window = window
+    self.detrend = detrend
+    self.scaling = scaling
+  }
+
+  public var hop: Int { segment - overlap }
+  public var binCount: Int { nfft / 2 + 1 }
+
+  /// The bin frequencies in Hz: k * rate / nfft.
+  public var frequencies: [Double] { (0..<binCount).map { Double($0) * rate / Double(nfft) } }
+
+  /// The number of whole segments in `n` samples: (n - overlap) / hop, as scipy.
+  public func segmentCount(samples n: Int) -> Int { n < segment ? 0 : (n - overlap) / hop }
+}
+
+/// Computes one-sided power spectra of segments: detrend, window, zero-pad to nfft, FFT,
+/// |X|^2 times the scale, doubled except at 0 Hz (and Nyquist when nfft is even).
+public final class SegmentSpectrum {
+  public let settings: SpectralSettings
+  private let window: [Double]
+  private let scale: Double
+  private let fft: RealFFT
+  private var buffer: [Double]
+
+  public init(_ settings: SpectralSettings) {
+    self.settings = settings
+    window = settings.window.values(count: settings.segment)
+    switch settings.scaling {
+    case .density: scale = 1 / (settings.rate * window.reduce(0) { $0 + $1 * $1 })
+    case .spectrum:
+      let s = window.reduce(0, +)
+      scale = 1 / (s * s)
+    }
+    fft = RealFFT(size: settings.nfft)
+    buffer = Array(repeating: 0, count: settings.nfft)
+  }
+
+  /// Adds the spectrum of `segment` (exactly `settings.segment` samples) into `out` (binCount
+  /// values), multiplied by `weight`.
+  public func accumulate(_ segment: ArraySlice<Double>, into out: inout [Double], weight: Double = 1) {
+    let n = settings.segment
+    precondition(segment.count == n)
+    let start = segment.startIndex
+    switch settings.detrend {
+    case .none:
+      for i in 0..<n { buffer[i] = segment[start + i] }
+    case .constant:
+      var sum = 0.0
+      for i in 0..<n { sum += segment[start + i] }
+      let mean = sum / Double(n)
+      for i in 0..<n { buffer[i] = segment[start + i] - mean }
+    case .linear:
+      // Least-squares line over i = 0..n-1, removed.
+      let nn = Double(n)
+      let meanI = (nn - 1) / 2
+      var sumY = 0.0
+      for i in 0..<n { sumY += segment[start + i] }
+      let meanY = sumY / nn
+      var sxy = 0.0
+      var sxx = 0.0
+      for i in 0..<n {
+        let di = Double(i) - meanI
+        sxy += di * (segment[start + i] - meanY)
+        sxx += di * di
+      }
+      let slope = sxx > 0 ? sxy / sxx : 0
+      for i in 0..<n { buffer[i] = segment[start + i] - (meanY + slope * (Double(i) - meanI)) }
+    }
+    for i in 0..<n { buffer[i] *= window[i] }
+    for i in n..<settings.nfft { buffer[i] = 0 }
+    let bins = settings.binCount
+    let lastDoubled = settings.nfft % 2 == 0 ? bins - 2 : bins - 1
+    let s = scale * weight
+    buffer.withUnsafeBufferPointer { input in
+      fft.transform(input) { k, re, im in
+        var p = (re * re + im * im) * s
+        if k >= 1 && k <= lastDoubled { p *= 2 }
+        out[k] += p
+      }
+    }
+  }
+}
+
+/// Welch's averaged periodogram, fed block by block (segments are consumed as samples arrive, so
+/// memory does not grow with the length of the signal, except with median averaging, which keeps
+/// every segment's spectrum).
+///
+/// Reference: P. D. Welch, "The use of fast Fourier transform for the estimation of power spectra",
+/// IEEE Trans. Audio Electroacoust. 15(2), 1967, doi:10.1109/TAU.1967.1161901.
+public final class WelchEstimator {
+  public enum Average: String, CaseIterable, Sendable { case mean, median }
+  public let settings: SpectralSettings
+  public let average: Average
+  private let spectrum: SegmentSpectrum
+  private var pending: [Double] = []
+  private var position = 0
+  private var sum: [Double]
+  private var perSegment: [[Double]] = []
+  public private(set) var segments = 0
+
+  public init(_ settings: SpectralSettings, average: Average = .mean) {
+    self.settings = settings
+    self.average = average
+    spectrum = SegmentSpectrum(settings)
+    sum = Array(repeating: 0, count: settings.binCount)
+  }
+
+  public func add(_ samples: [Double]) {
+    pending.append(contentsOf: samples)
+    let n = settings.segment
+    while pending.count - position >= n {
+      let segment = pending[position..<(position + n)]
+      if average == .mean {
+        spectrum.accumulate(segment, into: &sum)
+      } else {
+        var one = Array(repeating: 0.0, count: settings.binCount)
+        spectrum.accumulate(segment, into: &one)
+        perSegment.append(one)
+      }
+      segments += 1
+      position += settings.hop
+    }
+    if position > 0 && position >= pending.count / 2 {
+      let drop = min(position, pending.count)
+      pending.removeFirst(drop)
+      position -= drop
+    }
+  }
+
+  /// The estimate (nil when not even one segment was seen).
+  public func result() -> [Double]? {
+    guard segments > 0 else { return nil }
+    switch average {
+    case .mean:
+      return sum.map { $0 / Double(segments) }
+    case .median:
+      let bias = segments > 1 ? Self.medianBias(segments) : 1
+      return (0..<settings.binCount).map { k in
+        let values = perSegment.map { $0[k] }.sorted()
+        let m = values.count
+        let median = m % 2 == 1 ? values[m / 2] : (values[m / 2 - 1] + values[m / 2]) / 2
+        return median / bias
+      }
+    }
+  }
+
+  /// The bias of the median of n chi-squared(2) variables relative to their mean, as scipy:
+  /// 1 + sum_{k=1}^{(n-1)/2} (1/(2k+1) - 1/(2k)).
+  static func medianBias(_ n: Int) -> Double {
+    var bias = 1.0
+    let upper = (n - 1) / 2
+    if upper >= 1 {
+      for k in 1...upper { bias += 1 / Double(2 * k + 1) - 1 / Double(2 * k) }
+    }
+    return bias
+  }
+}
+
+/// The short-time spectrum, fed block by block: each complete segment's spectrum is returned with
+/// its time (the segment's centre, nperseg/2 + k*hop samples from the start, over the rate).
+public final class SpectrogramEstimator {
+  public let settings: SpectralSettings
+  private let spectrum: SegmentSpectrum
+  private var pending: [Double] = []
+  private var position = 0
+  private var emitted = 0
+
+  public init(_ settings: SpectralSettings) {
+    self.settings = settings
+    spectrum = SegmentSpectrum(settings)
+  }
+
+  /// Adds samples and returns the (time, spectrum) of each segment completed by them.
+  public func add(_ samples: [Double]) -> [(time: Double, power: [Double])] {
+    pending.append(contentsOf: samples)
+    var out: [(Double, [Double])] = []
+    let n = settings.segment
+    while pending.count - position >= n {
+      var power = Array(repeating: 0.0, count: settings.binCount)
+      spectrum.accumulate(pending[position..<(position + n)], into: &power)
+      let centre = (Double(n) / 2 + Double(emitted * settings.hop)) / settings.rate
+      out.append((centre, power))
+      emitted += 1
+      position += settings.hop
+    }
+    if position > 0 && position >= pending.count / 2 {
+      let drop = min(position, pending.count)
+      pending.removeFirst(drop)
+      position -= drop
+    }
+    return out
+  }
+}
+
+/// A summary of a spectrum: the dominant frequency (parabolic interpolation between bins), its
+/// power, the total power and the power in bands.
+public struct SpectrumSummary: Equatable, Sendable {
+  public var dominantFrequency: Double
+  public var dominantPower: Double
+  public var totalPower: Double
+  public var bandPowers: [Double]
+
+  /// - Parameters:
+  ///   - power: one-sided spectrum values at `frequencies` (density or spectrum scaling).
+  ///   - binWidth: rate / nfft; for density scaling, powers are integrated with it.
+  ///   - bands: [low, high) in Hz.
+  public init(power: [Double], frequencies: [Double], binWidth: Double, density: Bool, bands: [(Double, Double)]) {
+    // The dominant peak above 0 Hz.
+    var k = power.count > 1 ? 1 : 0
+    for i in 1..<max(1, power.count) where power[i] > power[k] { k = i }
+    var f = frequencies[k]
+    var peak = power[k]
+    if k >= 1 && k + 1 < power.count {
+      let a = power[k - 1], b = power[k], c = power[k + 1]
+      let denominator = a - 2 * b + c
+      if denominator != 0 {
+        let delta = 0.5 * (a - c) / denominator
+        if abs(delta) <= 0.5 {
+          f = frequencies[k] + delta * binWidth
+          peak = b - 0.25 * (a - c) * delta
+        }
+      }
+    }
+    dominantFrequency = f
+    dominantPower = peak
+    let weight = density ? binWidth : 1
+    totalPower = power.reduce(0, +) * weight
+    bandPowers = bands.map { band in
+      var s = 0.0
+      for (i, fi) in frequencies.enumerated() where fi >= band.0 && fi < band.1 { s += power[i] }
+      return s * weight
+    }
+  }
+}
