@@ -53,7 +53,9 @@ public final class SegmentSpectrum {
   private let fft: RealFFT
   private var buffer: [Double]
 
-  public init(_ settings: SpectralSettings) {
+  /// - Parameter measure: plan the FFT with FFTW_MEASURE (slower to plan, faster to run; worth it
+  ///   with saved wisdom).
+  public init(_ settings: SpectralSettings, measure: Bool = false) {
     self.settings = settings
     window = settings.window.values(count: settings.segment)
     switch settings.scaling {
@@ -62,7 +64,7 @@ public final class SegmentSpectrum {
       let s = window.reduce(0, +)
       scale = 1 / (s * s)
     }
-    fft = RealFFT(size: settings.nfft)
+    fft = RealFFT(size: settings.nfft, measure: measure)
     buffer = Array(repeating: 0, count: settings.nfft)
   }
 
@@ -129,10 +131,10 @@ public final class WelchEstimator {
   private var perSegment: [[Double]] = []
   public private(set) var segments = 0
 
-  public init(_ settings: SpectralSettings, average: Average = .mean) {
+  public init(_ settings: SpectralSettings, average: Average = .mean, measure: Bool = false) {
     self.settings = settings
     self.average = average
-    spectrum = SegmentSpectrum(settings)
+    spectrum = SegmentSpectrum(settings, measure: measure)
     sum = Array(repeating: 0, count: settings.binCount)
   }
 
@@ -196,9 +198,9 @@ public final class SpectrogramEstimator {
   private var position = 0
   private var emitted = 0
 
-  public init(_ settings: SpectralSettings) {
+  public init(_ settings: SpectralSettings, measure: Bool = false) {
     self.settings = settings
-    spectrum = SegmentSpectrum(settings)
+    spectrum = SegmentSpectrum(settings, measure: measure)
   }
 
   /// Adds samples and returns the (time, spectrum) of each segment completed by them.

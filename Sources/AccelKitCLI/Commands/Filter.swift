@@ -88,27 +88,8 @@ enum FilterRunner {
       try writeStdout(try makePlan(rate).description)
       return
     }
-    let (source, byteInput) = try TraceOpener.open(path: options.trace!, settings: settings)
-    var resampler = options.resample.map { LinearResampler(rate: $0, name: source.metadata.name) }
-    func nextBlock() throws -> SampleBlock? {
-      while let block = try source.next() {
-        guard resampler != nil else { return block }
-        let out = try resampler!.process(block)
-        if !out.isEmpty { return out }
-      }
-      return nil
-    }
-    let first = try nextBlock()
-    let rate: Double
-    if let r = options.resample ?? source.metadata.nominalRate {
-      rate = r
-    } else if let block = first, let estimated = medianRate(block.t) {
-      rate = estimated
-    } else {
-      throw AccelError.usage(
-        "cannot tell the sample rate of \(source.metadata.name) from its first samples",
-        hint: "give it with --rate HZ")
-    }
+    let stream = try TraceStream(path: options.trace!, settings: settings, resample: options.resample)
+    let rate = stream.rate
     let plan = try makePlan(rate)
     if options.describe {
       try writeStdout(plan.description)
@@ -116,13 +97,13 @@ enum FilterRunner {
     }
     let format = options.to ?? TraceFormat(pathExtensionOf: options.output) ?? .csv
     let table = TableFormat(format)
-    let file = try OutputFile(path: options.output, inputs: [byteInput], needsSeek: table.needsSeek)
+    let file = try OutputFile(path: options.output, inputs: [stream.input], needsSeek: table.needsSeek)
     let writer = try table.makeWriter(
-      output: file, names: plan.columns, precision: options.dtype ?? source.metadata.precision)
+      output: file, names: plan.columns, precision: options.dtype ?? stream.source.metadata.precision)
     var regularity = RegularityCheck(rate: rate)
     if let whole = plan.whole {
-      var all = first ?? SampleBlock()
-      while let block = try nextBlock() { all.append(contentsOf: block) }
+      var all = SampleBlock()
+      while let block = try stream.next() { all.append(contentsOf: block) }
       regularity.add(all.t)
       let columns = try whole(all)
       var i = 0
@@ -132,27 +113,16 @@ enum FilterRunner {
         i = end
       }
     } else {
-      var block = first
-      while let current = block {
-        regularity.add(current.t)
-        try writer.write(columns: plan.stage(current))
-        block = try nextBlock()
+      while let block = try stream.next() {
+        regularity.add(block.t)
+        try writer.write(columns: plan.stage(block))
       }
     }
     try writer.finish()
-    Diagnostics.reportSkips(source)
-    if options.resample == nil, let warning = regularity.warning(name: source.metadata.name) {
+    Diagnostics.reportSkips(stream.source)
+    if options.resample == nil, let warning = regularity.warning(name: stream.name) {
       Diagnostics.warning(warning)
     }
-  }
-
-  /// 1 / the median interval of `t`, or nil with fewer than two increasing timestamps.
-  static func medianRate(_ t: [Double]) -> Double? {
-    var intervals: [Double] = []
-    for i in 1..<max(1, t.count) where t[i] > t[i - 1] { intervals.append(t[i] - t[i - 1]) }
-    guard !intervals.isEmpty else { return nil }
-    intervals.sort()
-    return 1 / intervals[intervals.count / 2]
   }
 }
 

@@ -1,0 +1,66 @@
+import AccelCore
+import AccelIO
+import Foundation
+
+/// An opened input, optionally resampled, with its sample rate worked out: the `--rate` given,
+/// the `--resample` rate, or 1 / the median interval of the first block.
+final class TraceStream {
+  let source: TraceSource
+  let input: ByteInput
+  private(set) var rate = 0.0
+  let resampled: Bool
+  private var resampler: LinearResampler?
+  private var first: SampleBlock?
+  private var firstTaken = false
+
+  init(path: String, settings: TraceReadSettings, resample: Double?) throws {
+    let (opened, input) = try TraceOpener.open(path: path, settings: settings)
+    source = opened
+    self.input = input
+    resampler = resample.map { LinearResampler(rate: $0, name: opened.metadata.name) }
+    resampled = resample != nil
+    first = try pull()
+    if let r = resample ?? source.metadata.nominalRate {
+      rate = r
+    } else if let block = first, let estimated = Self.medianRate(block.t) {
+      rate = estimated
+    } else {
+      throw AccelError.usage(
+        "cannot tell the sample rate of \(source.metadata.name) from its first samples",
+        hint: "give it with --rate HZ")
+    }
+  }
+
+  var name: String { source.metadata.name }
+
+  /// The next block (never empty), or nil at the end.
+  func next() throws -> SampleBlock? {
+    if !firstTaken {
+      firstTaken = true
+      return first
+    }
+    return try pull()
+  }
+
+  private func pull() throws -> SampleBlock? {
+    while let block = try source.next() {
+      guard resampler != nil else { return block }
+      let out = try resampler!.process(block)
+      if !out.isEmpty { return out }
+    }
+    return nil
+  }
+
+  /// 1 / the median interval of `t`, rounded to 9 significant digits (timestamps written as
+  /// text make 1/interval come out as 49.99999999999 for 50 Hz), or nil with fewer than two
+  /// increasing timestamps.
+  static func medianRate(_ t: [Double]) -> Double? {
+    var intervals: [Double] = []
+    for i in 1..<max(1, t.count) where t[i] > t[i - 1] { intervals.append(t[i] - t[i - 1]) }
+    guard !intervals.isEmpty else { return nil }
+    intervals.sort()
+    let rate = 1 / intervals[intervals.count / 2]
+    let scale = pow(10, 8 - floor(log10(rate)))
+    return (rate * scale).rounded() / scale
+  }
+}
