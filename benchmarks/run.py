@@ -150,6 +150,12 @@ def tasks(accelkit, csv_path, npy_path):
                 "sos = signal.butter(4, 5, fs=100, output='sos')\n"
                 "result = [signal.sosfiltfilt(sos, a[c]) for c in 'xyz']\n")),
         ], npy_path),
+        ("Welch PSD x,y,z (from NPY)", [accelkit, "spectrum", "--axes", "x,y,z", npy_path, "-o", null], [
+            ("numpy.load + scipy.signal.welch", python_task(
+                "import numpy as np\nfrom scipy import signal\n#--\n"
+                "a = np.load(sys.argv[1])\n"
+                "result = [signal.welch(a[c], fs=100, nperseg=256) for c in 'xyz']\n")),
+        ], npy_path),
         ("CSV to NPY", [accelkit, "convert", csv_path, "-o", os.path.join(WORK, "out.npy")], [
             ("pandas.read_csv + numpy.save", python_task(
                 "import pandas as pd, numpy as np, os\n#--\n"
