@@ -1,0 +1,136 @@
+import AccelCore
+import AccelFilters
+import AccelIO
+import AccelOrientation
+import ArgumentParser
+import Foundation
+
+struct Orientation: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Estimate roll, pitch, tilt and the device orientation of every sample, or the orientation change events.",
+    discussion: """
+      Gravity is estimated with the exponential low-pass (default cutoff 0.8 Hz: a time constant \
+      of 0.2 s, Android's, at any rate) or taken as is with --raw (for inputs that already are \
+      gravity, e.g. --preset coremotion-gravity). Writes t,roll,pitch,tilt,up_angle,orientation \
+      (degrees; up_angle in radians): pitch = atan2(-g_y, sqrt(g_x^2 + g_z^2)), roll = atan2(g_x, \
+      -g_z) (Core Motion's naming and values); --angles aerospace writes t,roll_x,pitch_y,... from \
+      the specific force (AN3461). Within 0.5 degrees of pitch +-90 roll has no direction: the \
+      previous roll is held (0 at the start), so it stays finite and does not jump.
+
+      --events writes t,from,to: a new orientation is announced once it has held for --settle \
+      seconds, the current one keeping its region widened by --hysteresis degrees; nothing is \
+      announced while the reading is more than --accel-tolerance from 1 g.
+
+      Examples:
+        accelkit orientation walk.csv -o attitude.csv
+        accelkit orientation --raw --preset coremotion-gravity walk_data.csv -o attitude.csv
+        accelkit orientation --events walk.csv -o changes.csv
+        accelkit orientation --angles aerospace --preset broad trial.csv -o tilt.csv
+      """)
+
+  enum Angles: String, ExpressibleByArgument, CaseIterable { case coremotion, aerospace }
+
+  @OptionGroup(title: "Input") var input: InputOptions
+
+  @Argument(help: "The trace (`-` for stdin).")
+  var trace: String = "-"
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("The output CSV (`-` for stdout).", valueName: "path"))
+  var output: String = "-"
+
+  @Flag(help: "Use the readings as gravity, without low-pass filtering.")
+  var raw = false
+
+  @Option(help: ArgumentHelp("The gravity low-pass factor a in (0, 1], instead of --cutoff.", valueName: "a"))
+  var alpha: Double?
+
+  @Option(help: ArgumentHelp("The gravity low-pass cutoff (RC = 1 / (2 pi fc)).", valueName: "hz"))
+  var cutoff: Double?
+
+  @Option(help: "coremotion (roll, pitch) or aerospace (roll_x, pitch_y on the specific force).")
+  var angles: Angles = .coremotion
+
+  @Option(help: ArgumentHelp("Within this many degrees of flat the device is face-up or face-down.", valueName: "degrees"))
+  var flatAngle: Double = OrientationClassifier.defaultFlatAngle
+
+  @Option(help: ArgumentHelp("The orientation is unknown while | |a| - 1 g | exceeds this.", valueName: "g"))
+  var accelTolerance: Double = OrientationClassifier.defaultAccelerationTolerance
+
+  @Flag(help: "Write orientation change events (t,from,to) instead of per-sample angles.")
+  var events = false
+
+  @Option(help: ArgumentHelp("How long a new orientation must hold before it is announced.", valueName: "seconds"))
+  var settle: Double = OrientationAnnouncer.defaultSettle
+
+  @Option(help: ArgumentHelp("How far past a boundary the current orientation is kept.", valueName: "degrees"))
+  var hysteresis: Double = OrientationClassifier.defaultHysteresis
+
+  @Option(help: ArgumentHelp("Put the trace on a uniform grid at this rate first.", valueName: "hz"))
+  var resample: Double?
+
+  func validate() throws {
+    if alpha != nil && cutoff != nil { throw ValidationError("give --alpha or --cutoff, not both") }
+    if raw && (alpha != nil || cutoff != nil) { throw ValidationError("--raw takes no --alpha or --cutoff") }
+    if let alpha, !(alpha > 0 && alpha <= 1) { throw ValidationError("alpha must be in (0, 1], got \(alpha)") }
+    if !(flatAngle >= 0 && flatAngle < 90) { throw ValidationError("--flat-angle must be in [0, 90) degrees, got \(flatAngle)") }
+    if !(accelTolerance > 0) { throw ValidationError("--accel-tolerance must be positive, got \(accelTolerance)") }
+    if !(settle >= 0) { throw ValidationError("--settle must be at least 0 s, got \(settle)") }
+    if !(hysteresis >= 0 && hysteresis < 45) { throw ValidationError("--hysteresis must be in [0, 45) degrees, got \(hysteresis)") }
+  }
+
+  static let defaultCutoff = 1 / (2 * Double.pi * 0.2)
+
+  func run() throws {
+    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resample)
+    var gravityFilter: ExponentialLowpass3? = nil
+    if !raw {
+      let a = try alpha ?? ExponentialDesign.alpha(cutoff: cutoff ?? Self.defaultCutoff, rate: stream.rate)
+      gravityFilter = ExponentialLowpass3(alpha: a, initialization: .steady)
+    }
+    let classifier = OrientationClassifier(flatAngle: flatAngle, accelerationTolerance: accelTolerance, hysteresis: hysteresis)
+    var announcer = OrientationAnnouncer(classifier: classifier, settle: settle)
+    let file = try OutputFile(path: output, inputs: [stream.input])
+    if events {
+      try file.write("t,from,to\n")
+    } else {
+      try file.write(angles == .coremotion ? "t,roll,pitch,tilt,up_angle,orientation\n" : "t,roll_x,pitch_y,tilt,up_angle,orientation\n")
+    }
+    var lastRoll = 0.0
+    var line = ""
+    while let block = try stream.next() {
+      var gx = block.x, gy = block.y, gz = block.z
+      gravityFilter?.process(&gx, &gy, &gz)
+      line.removeAll(keepingCapacity: true)
+      for i in 0..<block.count {
+        let g = (gx[i], gy[i], gz[i])
+        let magnitude = (block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i]).squareRoot()
+        if events {
+          if let e = announcer.add(t: block.t[i], gravity: g, magnitude: magnitude) {
+            line += "\(formatNumber(e.t)),\(e.from.rawValue),\(e.to.rawValue)\n"
+          }
+          continue
+        }
+        let first: Double
+        let second: Double
+        if angles == .coremotion {
+          let roll = Attitude.roll(g.0, g.1, g.2) ?? lastRoll
+          lastRoll = roll
+          first = roll
+          second = Attitude.pitch(g.0, g.1, g.2)
+        } else {
+          let pair = Attitude.aerospace(g.0, g.1, g.2)
+          let roll = pair.roll ?? lastRoll
+          lastRoll = roll
+          first = roll
+          second = pair.pitch
+        }
+        let cls = classifier.classify(gravity: g, magnitude: magnitude)
+        line += formatNumber(block.t[i]) + "," + formatNumber(first) + "," + formatNumber(second) + ","
+          + formatNumber(Attitude.tilt(g.0, g.1, g.2)) + "," + formatNumber(Attitude.upAngle(g.0, g.1)) + "," + cls.rawValue + "\n"
+      }
+      try file.write(line)
+    }
+    try file.commit()
+    Diagnostics.reportSkips(stream.source)
+  }
+}
