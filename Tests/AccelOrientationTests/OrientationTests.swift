@@ -76,7 +76,7 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
 @Suite struct AnnouncerTests {
   /// Turns through all six orientations; at every change the reading wobbles back and forth
   /// across the boundary (within the hysteresis) before settling.
-  @Test func sixOrientationsGiveExactlyTheExpectedEvents() {
+  static func turningTrace() -> [(Double, Double, Double)] {
     let rate = 100.0
     var samples: [(Double, Double, Double)] = []
     var rng = SeededRandom(seed: 2)
@@ -105,15 +105,32 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
     hold((0, 0, -1), seconds: 1)  // face-up
     for _ in 0..<50 { samples.append((0, 0, -1.6)) }  // a shake: accelerating, nothing announced
     hold((0, 0, 1), seconds: 1)  // face-down
-    var announcer = OrientationAnnouncer(classifier: OrientationClassifier(), settle: 0.3)
+    return samples
+  }
+
+  static func events(settle: Double, hysteresis: Double) -> [OrientationEvent] {
+    var announcer = OrientationAnnouncer(classifier: OrientationClassifier(hysteresis: hysteresis), settle: settle)
     var events: [OrientationEvent] = []
-    for (i, g) in samples.enumerated() {
+    for (i, g) in turningTrace().enumerated() {
       let m = (g.0 * g.0 + g.1 * g.1 + g.2 * g.2).squareRoot()
-      if let e = announcer.add(t: Double(i) / rate, gravity: g, magnitude: m) { events.append(e) }
+      if let e = announcer.add(t: Double(i) / 100, gravity: g, magnitude: m) { events.append(e) }
     }
+    return events
+  }
+
+  @Test func sixOrientationsGiveExactlyTheExpectedEvents() {
+    let events = Self.events(settle: OrientationAnnouncer.defaultSettle, hysteresis: OrientationClassifier.defaultHysteresis)
     #expect(events.map(\.to) == [.portrait, .landscapeRight, .portraitUpsideDown, .landscapeLeft, .faceUp, .faceDown])
     #expect(events.map(\.from) == [.unknown, .portrait, .landscapeRight, .portraitUpsideDown, .landscapeLeft, .faceUp])
     #expect(abs(events[0].t - 0.3) < 1e-9)
+  }
+
+  /// Without hysteresis and settle time the same wobbles flap; either alone suppresses them here.
+  @Test func withoutHysteresisAndSettleTheWobblesFlap() {
+    #expect(Self.events(settle: 0, hysteresis: 0).count == 28)
+    #expect(Self.events(settle: 0, hysteresis: 4).count == 28)
+    #expect(Self.events(settle: 0, hysteresis: 7).count == 6)
+    #expect(Self.events(settle: 0.1, hysteresis: 0).count == 6)
   }
 }
 
