@@ -125,8 +125,7 @@ public final class WelchEstimator {
   public let settings: SpectralSettings
   public let average: Average
   private let spectrum: SegmentSpectrum
-  private var pending: [Double] = []
-  private var position = 0
+  private var queue: SegmentQueue
   private var sum: [Double]
   private var perSegment: [[Double]] = []
   public private(set) var segments = 0
@@ -135,14 +134,12 @@ public final class WelchEstimator {
     self.settings = settings
     self.average = average
     spectrum = SegmentSpectrum(settings, measure: measure)
+    queue = SegmentQueue(segment: settings.segment, hop: settings.hop)
     sum = Array(repeating: 0, count: settings.binCount)
   }
 
   public func add(_ samples: [Double]) {
-    pending.append(contentsOf: samples)
-    let n = settings.segment
-    while pending.count - position >= n {
-      let segment = pending[position..<(position + n)]
+    queue.add(samples) { segment in
       if average == .mean {
         spectrum.accumulate(segment, into: &sum)
       } else {
@@ -151,12 +148,6 @@ public final class WelchEstimator {
         perSegment.append(one)
       }
       segments += 1
-      position += settings.hop
-    }
-    if position > 0 && position >= pending.count / 2 {
-      let drop = min(position, pending.count)
-      pending.removeFirst(drop)
-      position -= drop
     }
   }
 
@@ -194,34 +185,53 @@ public final class WelchEstimator {
 public final class SpectrogramEstimator {
   public let settings: SpectralSettings
   private let spectrum: SegmentSpectrum
-  private var pending: [Double] = []
-  private var position = 0
+  private var queue: SegmentQueue
   private var emitted = 0
 
   public init(_ settings: SpectralSettings, measure: Bool = false) {
     self.settings = settings
     spectrum = SegmentSpectrum(settings, measure: measure)
+    queue = SegmentQueue(segment: settings.segment, hop: settings.hop)
   }
 
   /// Adds samples and returns the (time, spectrum) of each segment completed by them.
   public func add(_ samples: [Double]) -> [(time: Double, power: [Double])] {
-    pending.append(contentsOf: samples)
     var out: [(Double, [Double])] = []
-    let n = settings.segment
-    while pending.count - position >= n {
+    queue.add(samples) { segment in
       var power = Array(repeating: 0.0, count: settings.binCount)
-      spectrum.accumulate(pending[position..<(position + n)], into: &power)
-      let centre = (Double(n) / 2 + Double(emitted * settings.hop)) / settings.rate
+      spectrum.accumulate(segment, into: &power)
+      let centre = (Double(settings.segment) / 2 + Double(emitted * settings.hop)) / settings.rate
       out.append((centre, power))
       emitted += 1
-      position += settings.hop
+    }
+    return out
+  }
+}
+
+/// Samples waiting to form segments of `segment` samples every `hop`: each complete segment is
+/// handed out once, and consumed samples are dropped, so memory is about a segment and a block.
+struct SegmentQueue {
+  let segment: Int
+  let hop: Int
+  private var pending: [Double] = []
+  private var position = 0
+
+  init(segment: Int, hop: Int) {
+    self.segment = segment
+    self.hop = hop
+  }
+
+  mutating func add(_ samples: [Double], _ body: (ArraySlice<Double>) -> Void) {
+    pending.append(contentsOf: samples)
+    while pending.count - position >= segment {
+      body(pending[position..<(position + segment)])
+      position += hop
     }
     if position > 0 && position >= pending.count / 2 {
       let drop = min(position, pending.count)
       pending.removeFirst(drop)
       position -= drop
     }
-    return out
   }
 }
 
