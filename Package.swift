@@ -5,7 +5,7 @@ let package = Package(
   name: "accelkit",
   products: [
     .executable(name: "accelkit", targets: ["AccelKitCLI"]),
-    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelOrientation", "AccelSpectral"]),
+    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelOrientation", "AccelSpectral"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -26,6 +26,7 @@ let package = Package(
     ),
     .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(name: "AccelOrientation", dependencies: ["AccelCore", "AccelFilters"]),
+    .target(name: "AccelGestures", dependencies: ["AccelCore"]),
     .target(
       name: "AccelSpectral",
       dependencies: ["AccelCore", "CFFTW"],
@@ -34,7 +35,7 @@ let package = Package(
     .executableTarget(
       name: "AccelKitCLI",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelFilters", "AccelOrientation", "AccelSpectral",
+        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelOrientation", "AccelSpectral",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [.linkedLibrary("m")]
@@ -43,6 +44,7 @@ let package = Package(
     .testTarget(name: "AccelCoreTests", dependencies: ["AccelCore", "TestSupport"]),
     .testTarget(name: "AccelIOTests", dependencies: ["AccelIO", "TestSupport"]),
     .testTarget(name: "AccelFiltersTests", dependencies: ["AccelFilters", "TestSupport"]),
+    .testTarget(name: "AccelGesturesTests", dependencies: ["AccelGestures", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelOrientationTests", dependencies: ["AccelOrientation", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
     .testTarget(

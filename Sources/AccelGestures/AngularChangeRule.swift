@@ -1,0 +1,112 @@
+import AccelCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The angular-change rule, modelled on UIKit's motion events (motionBegan / motionEnded /
+/// motionCancelled).
+///
+/// For each pair of successive raw readings, the angle between the two vectors and the angular
+/// velocity w = angle / interval (rad/s). The activity is the mean of |w_n - w_(n-1)| over the last
+/// `pairs` pairs (rad/s: a rate-independent unit). A shake begins when the activity reaches `begin`
+/// and ends when it falls below `end` (lower); one ending within `min_s` is dropped (a tap or a
+/// knock changes direction sharply but briefly); one lasting longer than `max_s` is cancelled (status
+/// `cancelled`, reported at start + max_s); no shake begins within `refractory_s` of the previous
+/// start. The event's peak_g is the largest |a| during it.
+public struct AngularChangeRule: ShakeRule {
+  public static let name = "angular-change"
+  public static let summary = "rapid changes of the reading's direction (UIKit motion events)"
+  public static let parameters: [RuleParameter] = [
+    RuleParameter(name: "pairs", unit: "pairs", defaultValue: 8, meaning: "the activity is averaged over this many successive pairs", range: 1...1000),
+    RuleParameter(name: "begin", unit: "rad/s", defaultValue: 6, meaning: "activity at or above this begins a shake", range: 0...1e6),
+    RuleParameter(name: "end", unit: "rad/s", defaultValue: 2, meaning: "activity below this ends it", range: 0...1e6),
+    RuleParameter(name: "min_s", unit: "s", defaultValue: 0.25, meaning: "a shake ending sooner is dropped (a tap, a knock)", range: 0...3600),
+    RuleParameter(name: "max_s", unit: "s", defaultValue: 10, meaning: "a shake lasting longer is cancelled", range: 1e-3...3600),
+    RuleParameter(name: "refractory_s", unit: "s", defaultValue: 1, meaning: "no new shake begins this soon after the previous start", range: 0...3600),
+  ]
+
+  let pairs: Int
+  let begin: Double
+  let end: Double
+  let minDuration: Double
+  let maxDuration: Double
+  let refractory: Double
+  private var previous: (t: Double, x: Double, y: Double, z: Double)? = nil
+  private var previousVelocity: Double? = nil
+  private var changes: [Double]
+  private var changeIndex = 0
+  private var changeCount = 0
+  private var changeSum = 0.0
+  private var active: (start: Double, peak: Double)? = nil
+  private var lastStart: Double? = nil
+
+  public init(rate: Double, parameters: [String: Double]) throws {
+    let p = try ShakeRules.resolve(parameters, for: Self.self)
+    pairs = Int(p["pairs"]!)
+    begin = p["begin"]!
+    end = p["end"]!
+    guard end <= begin else {
+      throw AccelError.usage("angular-change.end (\(p["end"]!)) must not exceed angular-change.begin (\(p["begin"]!))")
+    }
+    minDuration = p["min_s"]!
+    maxDuration = p["max_s"]!
+    refractory = p["refractory_s"]!
+    changes = Array(repeating: 0, count: pairs)
+  }
+
+  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
+    var events: [ShakeEvent] = []
+    for i in 0..<block.count {
+      let cur = (t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i])
+      let magnitude = (cur.x * cur.x + cur.y * cur.y + cur.z * cur.z).squareRoot()
+      defer { previous = cur }
+      guard let prev = previous, cur.t > prev.t else { continue }
+      let pm = (prev.x * prev.x + prev.y * prev.y + prev.z * prev.z).squareRoot()
+      var angle = 0.0
+      if pm > 0 && magnitude > 0 {
+        let c = (prev.x * cur.x + prev.y * cur.y + prev.z * cur.z) / (pm * magnitude)
+        angle = acos(max(-1, min(1, c)))
+      }
+      let velocity = angle / (cur.t - prev.t)
+      defer { previousVelocity = velocity }
+      guard let pv = previousVelocity else { continue }
+      // Running mean of |change| over the last `pairs` pairs.
+      let change = abs(velocity - pv)
+      changeSum += change - changes[changeIndex]
+      changes[changeIndex] = change
+      changeIndex = (changeIndex + 1) % pairs
+      changeCount = min(changeCount + 1, pairs)
+      guard changeCount == pairs else { continue }
+      let activity = max(0, changeSum) / Double(pairs)
+      if var a = active {
+        a.peak = max(a.peak, magnitude)
+        active = a
+        if cur.t - a.start > maxDuration {
+          events.append(ShakeEvent(start: a.start, end: a.start + maxDuration, reported: cur.t, peakG: a.peak, status: .cancelled))
+          active = nil
+        } else if activity < end {
+          if cur.t - a.start >= minDuration {
+            events.append(ShakeEvent(start: a.start, end: cur.t, reported: cur.t, peakG: a.peak))
+          }
+          active = nil
+        }
+      } else if activity >= begin && (lastStart == nil || cur.t - lastStart! >= refractory) {
+        active = (cur.t, magnitude)
+        lastStart = cur.t
+      }
+    }
+    return events
+  }
+
+  public mutating func finish() -> [ShakeEvent] {
+    // A shake still going at the end of the trace is neither ended nor cancelled by the device;
+    // it is reported as ended at the last sample.
+    guard let a = active, let last = previous else { return [] }
+    active = nil
+    guard last.t - a.start >= minDuration else { return [] }
+    return [ShakeEvent(start: a.start, end: last.t, reported: last.t, peakG: a.peak)]
+  }
+}

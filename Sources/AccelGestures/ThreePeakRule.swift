@@ -1,0 +1,128 @@
+import AccelCore
+
+/// The three-peak rule (iPhone in Action): shakes are several alternating swings of the user
+/// acceleration on the dominant of the x and y axes.
+///
+/// Gravity is removed with the exponential low-pass (`alpha` per sample, or `gravity_cutoff` in Hz
+/// when given, a = dt / (RC + dt)), giving u = a - gravity. Per sample the dominant axis is x or
+/// y, whichever has the larger |u|. A movement is a swing of |u| on that axis to at least `move_g`:
+/// it starts when |u| reaches `move_g` and lasts while |u| stays there with the same sign. It
+/// registers when it goes the opposite way to the previous registered movement on that axis
+/// (their product is negative; the first on an axis registers too). While registered movements
+/// keep coming with no pause longer than `gap_s`, the count accrues; when the pause is exceeded, a
+/// shake is recorded if count >= `min_moves` and the largest registered swing reached `peak_g`;
+/// then everything resets. The event spans the first registered movement's start to the last
+/// registered movement's end; it is reported when the pause runs out.
+public struct ThreePeakRule: ShakeRule {
+  public static let name = "three-peak"
+  public static let summary = "alternating swings of user acceleration on x or y (iPhone in Action)"
+  public static let parameters: [RuleParameter] = [
+    RuleParameter(name: "alpha", unit: "per sample", defaultValue: 0.1, meaning: "gravity low-pass factor (ignored when gravity_cutoff > 0)", range: 1e-6...1),
+    RuleParameter(name: "gravity_cutoff", unit: "Hz", defaultValue: 0, meaning: "gravity low-pass cutoff; 0 uses alpha", range: 0...1e6),
+    RuleParameter(name: "move_g", unit: "g", defaultValue: 0.75, meaning: "a swing of user acceleration at least this large is a movement", range: 1e-6...100),
+    RuleParameter(name: "peak_g", unit: "g", defaultValue: 1.25, meaning: "the largest registered movement must reach this", range: 0...100),
+    RuleParameter(name: "gap_s", unit: "s", defaultValue: 0.25, meaning: "a longer pause between registered movements ends the group", range: 1e-6...60),
+    RuleParameter(name: "min_moves", unit: "movements", defaultValue: 3, meaning: "registered movements a shake needs", range: 1...1000),
+  ]
+
+  let alpha: Double
+  let moveG: Double
+  let peakG: Double
+  let gap: Double
+  let minMoves: Int
+
+  // Gravity estimate.
+  private var gravity: (Double, Double)? = nil
+  // The swing in progress: axis (0 x, 1 y), sign, start, peak.
+  private var swing: (axis: Int, sign: Double, start: Double, peak: Double, registered: Bool)? = nil
+  // The group of registered movements.
+  private var lastDirection: [Double] = [0, 0]
+  private var count = 0
+  private var perAxis = [0, 0]
+  private var groupStart = 0.0
+  private var groupEnd = 0.0
+  private var lastRegistered: Double? = nil
+  private var largest = 0.0
+
+  public init(rate: Double, parameters: [String: Double]) throws {
+    let p = try ShakeRules.resolve(parameters, for: Self.self)
+    let cutoff = p["gravity_cutoff"]!
+    if cutoff > 0 {
+      guard cutoff < rate / 2 else {
+        throw AccelError.usage("three-peak.gravity_cutoff must be in (0, \(rate / 2)) Hz for a \(rate) Hz trace, got \(cutoff) Hz")
+      }
+      let dt = 1 / rate
+      alpha = dt / (1 / (2 * Double.pi * cutoff) + dt)
+    } else {
+      alpha = p["alpha"]!
+    }
+    moveG = p["move_g"]!
+    peakG = p["peak_g"]!
+    gap = p["gap_s"]!
+    minMoves = Int(p["min_moves"]!)
+  }
+
+  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
+    var events: [ShakeEvent] = []
+    for i in 0..<block.count {
+      let t = block.t[i]
+      if let last = lastRegistered, t - last > gap {
+        if let e = closeGroup(at: t) { events.append(e) }
+      }
+      // Gravity on x and y (z does not take part), steady-started on the first sample.
+      var g = gravity ?? (block.x[i], block.y[i])
+      g.0 = block.x[i] * alpha + g.0 * (1 - alpha)
+      g.1 = block.y[i] * alpha + g.1 * (1 - alpha)
+      gravity = g
+      let u = (block.x[i] - g.0, block.y[i] - g.1)
+      let axis = abs(u.0) >= abs(u.1) ? 0 : 1
+      let value = axis == 0 ? u.0 : u.1
+      let magnitude = abs(value)
+      if var s = swing {
+        if s.axis == axis && magnitude >= moveG && (value > 0) == (s.sign > 0) {
+          s.peak = max(s.peak, magnitude)
+          swing = s
+          if s.registered {
+            largest = max(largest, magnitude)
+            groupEnd = t
+          }
+          continue
+        }
+        swing = nil  // the swing is over
+      }
+      guard magnitude >= moveG else { continue }
+      let sign: Double = value > 0 ? 1 : -1
+      let registers = lastDirection[axis] == 0 || lastDirection[axis] * sign < 0
+      swing = (axis, sign, t, magnitude, registers)
+      if registers {
+        if lastRegistered == nil { groupStart = t }
+        lastDirection[axis] = sign
+        count += 1
+        perAxis[axis] += 1
+        lastRegistered = t
+        largest = max(largest, magnitude)
+        groupEnd = t
+      }
+    }
+    return events
+  }
+
+  public mutating func finish() -> [ShakeEvent] {
+    guard let last = lastRegistered, let e = closeGroup(at: last + gap) else { return [] }
+    return [e]
+  }
+
+  private mutating func closeGroup(at t: Double) -> ShakeEvent? {
+    defer {
+      lastDirection = [0, 0]
+      count = 0
+      perAxis = [0, 0]
+      lastRegistered = nil
+      largest = 0
+    }
+    guard count >= minMoves && largest >= peakG else { return nil }
+    return ShakeEvent(
+      start: groupStart, end: groupEnd, reported: t, peakG: largest, count: count,
+      axis: perAxis[0] >= perAxis[1] ? "x" : "y")
+  }
+}

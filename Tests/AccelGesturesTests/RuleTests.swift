@@ -1,0 +1,300 @@
+import AccelCore
+import AccelGestures
+import Foundation
+import TestSupport
+import Testing
+
+/// A trace builder at `rate` Hz: gravity along an axis plus user acceleration u(t).
+struct TraceBuilder {
+  var rate = 100.0
+  var gravity = (0.0, 0.0, -1.0)
+  var block = SampleBlock()
+
+  /// Appends `seconds` of user acceleration given per sample.
+  mutating func add(seconds: Double, _ u: (Double) -> (Double, Double, Double)) {
+    let n = Int((seconds * rate).rounded())
+    for _ in 0..<n {
+      let t = Double(block.count) / rate
+      let a = u(t)
+      block.append(t: t, x: gravity.0 + a.0, y: gravity.1 + a.1, z: gravity.2 + a.2)
+    }
+  }
+
+  mutating func rest(_ seconds: Double) { add(seconds: seconds) { _ in (0, 0, 0) } }
+
+  /// Half-cycles of a sine on x (or y) at `frequency` with the given amplitudes, one per half-cycle.
+  mutating func swings(_ amplitudes: [Double], frequency: Double = 4, onY: Bool = false, sameSign: Bool = false) {
+    let half = 1 / (2 * frequency)
+    for (k, amplitude) in amplitudes.enumerated() {
+      let sign: Double = sameSign || k % 2 == 0 ? 1 : -1
+      let t0 = Double(block.count) / rate
+      add(seconds: half) { t in
+        let v = sign * amplitude * sin(Double.pi * (t - t0) / half)
+        return onY ? (0, v, 0) : (v, 0, 0)
+      }
+    }
+  }
+}
+
+func run(_ rule: inout some ShakeRule, _ block: SampleBlock, blockSize: Int = 8192) -> [ShakeEvent] {
+  var events: [ShakeEvent] = []
+  var i = 0
+  while i < block.count {
+    let end = min(i + blockSize, block.count)
+    events += rule.process(block.slice(i..<end))
+    i = end
+  }
+  return events + rule.finish()
+}
+
+/// The three-peak rule with a gravity estimate so slow (alpha 0.001) that the user acceleration is
+/// the built swing itself: these tests check the rule's logic on exact swing sizes.
+func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
+  var rule = try ThreePeakRule(rate: b.rate, parameters: ["alpha": 0.001].merging(params) { $1 })
+  return run(&rule, b.block)
+}
+
+@Suite struct ThreePeakTests {
+  @Test func twoAlternatingSwingsAreNoShake() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings([1.3, 1.3])
+    b.rest(1)
+    #expect(try threePeak(b).isEmpty)
+  }
+
+  @Test func threeAlternatingSwingsWithOneAt1_3gAreAShake() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings([1.0, 1.3, 1.0])
+    b.rest(1)
+    let events = try threePeak(b)
+    #expect(events.count == 1)
+    let e = try #require(events.first)
+    #expect(e.count == 3 && e.axis == "x")
+    #expect(e.peakG! >= 1.25 && e.peakG! < 1.35)
+    #expect(e.start > 1 && e.start < 1.1 && e.end < 1.4)
+    #expect(abs(e.reported - (e.end + 0.25)) < 0.15)  // reported when the 0.25 s pause runs out
+  }
+
+  @Test func threeSwingsAt1gHaveNoPeak() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings([1.0, 1.0, 1.0])
+    b.rest(1)
+    #expect(try threePeak(b).isEmpty)
+    #expect(try threePeak(b, ["peak_g": 0.9]).count == 1)
+  }
+
+  @Test func threeSameSignSwingsAreNoShake() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings([1.3, 1.3, 1.3], sameSign: true)
+    b.rest(1)
+    #expect(try threePeak(b).isEmpty)
+  }
+
+  @Test func aPauseSplitsTheGroup() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings([1.3, 1.3])
+    b.rest(0.3)
+    b.swings([1.3, 1.3])
+    b.rest(1)
+    #expect(try threePeak(b).isEmpty)  // two groups of two
+    var c = TraceBuilder()
+    c.rest(1)
+    c.swings([1.3, 1.3, 1.3])
+    c.rest(0.3)
+    c.swings([1.3, 1.3, 1.3])
+    c.rest(1)
+    #expect(try threePeak(c).count == 2)
+  }
+
+  @Test func swingsOnYAndGravityAlongAnyAxis() throws {
+    for gravity in [(0.0, 0.0, -1.0), (0.0, -1.0, 0.0), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)] {
+      var b = TraceBuilder()
+      b.gravity = gravity
+      b.rest(1)
+      b.swings([1.3, 1.3, 1.3, 1.3], onY: true)
+      b.rest(1)
+      let events = try threePeak(b)
+      #expect(events.count == 1, "gravity \(gravity)")
+      #expect(events.first?.axis == "y" && events.first?.count == 4)
+    }
+  }
+
+  /// With the default gravity low-pass (alpha 0.1 per sample) a vigorous 5 Hz shake of 2 g is found;
+  /// the low-pass takes part of each swing, so gentle swings are not.
+  @Test func defaultsOnARealisticShake() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings(Array(repeating: 2.0, count: 8), frequency: 5)
+    b.rest(1)
+    var rule = try ThreePeakRule(rate: 100, parameters: [:])
+    #expect(run(&rule, b.block).count == 1)
+    var gentle = TraceBuilder()
+    gentle.rest(1)
+    gentle.swings(Array(repeating: 0.9, count: 8), frequency: 5)
+    gentle.rest(1)
+    var rule2 = try ThreePeakRule(rate: 100, parameters: [:])
+    #expect(run(&rule2, gentle.block).isEmpty)
+  }
+
+  @Test func chunkedEqualsOneShot() throws {
+    var b = TraceBuilder()
+    for _ in 0..<4 {
+      b.rest(0.7)
+      b.swings([1.6, 2.4, 1.8, 1.9, 2.2], frequency: 5)
+    }
+    b.rest(1)
+    var whole = try ThreePeakRule(rate: 100, parameters: [:])
+    let expected = run(&whole, b.block)
+    #expect(expected.count == 4)
+    for size in [1, 7, 64] {
+      var rule = try ThreePeakRule(rate: 100, parameters: [:])
+      #expect(run(&rule, b.block, blockSize: size) == expected)
+    }
+  }
+
+  @Test func unknownParametersAndRanges() {
+    #expect(throws: AccelError.self) { try ThreePeakRule(rate: 100, parameters: ["moves": 3]) }
+    #expect(throws: AccelError.self) { try ThreePeakRule(rate: 100, parameters: ["alpha": 2]) }
+  }
+}
+
+@Suite struct SeismicTests {
+  func seismic(_ samples: [(Double, Double)], _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
+    // (t, |a| in g) along z.
+    let block = SampleBlock(t: samples.map(\.0), x: samples.map { _ in 0 }, y: samples.map { _ in 0 }, z: samples.map(\.1))
+    var rule = try SeismicRule(rate: 50, parameters: params)
+    return run(&rule, block)
+  }
+
+  let high = 1.5  // 14.7 m/s^2: accelerating
+  let low = 1.0
+
+  @Test func aSingleSpikeIsNoShake() throws {
+    let samples = (0..<100).map { i in (Double(i) * 0.02, i == 50 ? 3.0 : low) }
+    #expect(try seismic(samples).isEmpty)
+  }
+
+  @Test func threeQuartersAcceleratingOverHalfAWindowFires() throws {
+    // 50 Hz: a window of 0.5 s holds 26 samples; all accelerating from t = 1 s.
+    let samples = (0..<200).map { i in (Double(i) * 0.02, i >= 50 ? high : low) }
+    let events = try seismic(samples)
+    #expect(!events.isEmpty)
+    let first = try #require(events.first)
+    // The queue spans 0.5 s with (n>>1)+(n>>2) accelerating: fires 0.25 s into the shake at the
+    // earliest, and the queue is cleared, so the next fires at least 0.25 s later.
+    #expect(first.reported >= 1.25 - 1e-9 && first.reported < 1.6)
+    for (a, b) in zip(events, events.dropFirst()) { #expect(b.reported - a.reported >= 0.25 - 1e-9) }
+  }
+
+  @Test func halfAcceleratingDoesNotFire() throws {
+    let samples = (0..<300).map { i in (Double(i) * 0.02, i % 2 == 0 ? high : low) }
+    #expect(try seismic(samples).isEmpty)
+  }
+
+  @Test func theIntegerRuleVersusStrict() throws {
+    // 7 quiet samples, then accelerating ones at 50 Hz: at n = 23 samples 16 accelerate, and
+    // (23>>1)+(23>>2) = 16 lets 69.6% through; strict needs a true 75%, which 26 samples never reach.
+    let samples = (0..<26).map { i in (Double(i) * 0.02, i < 7 ? low : high) }
+    let events = try seismic(samples)
+    #expect(events.count == 1)
+    #expect(events.first?.count == 16 && abs(events.first!.reported - 0.44) < 1e-9)
+    #expect(try seismic(samples, ["strict": 1]).isEmpty)
+  }
+
+  @Test func aSlowSensorKeepsFourSamples() throws {
+    // A 300 ms sensor: a 0.5 s window would hold 2 samples, but the queue is never purged below
+    // 4, so the three quiet samples are forgotten one at a time.
+    let samples = [low, low, low, high, high, high, high].enumerated().map { (Double($0.offset) * 0.3, $0.element) }
+    let events = try seismic(samples)
+    #expect(events.count == 1)
+    let e = try #require(events.first)
+    #expect(abs(e.reported - 1.5) < 1e-9 && abs(e.start - 0.6) < 1e-9 && e.count == 3)
+  }
+
+  @Test func clearedAfterAShake() throws {
+    // Every sample accelerating at 300 ms: after each shake the queue restarts empty, so the next
+    // needs two samples again (span 0.3 s >= 0.25 s).
+    let samples = (0..<8).map { i in (Double(i) * 0.3, high) }
+    let events = try seismic(samples)
+    #expect(events.map(\.reported).map { ($0 * 10).rounded() / 10 } == [0.3, 0.9, 1.5, 2.1])
+  }
+
+  @Test func sensitivityPresets() throws {
+    let samples = (0..<200).map { i in (Double(i) * 0.02, 1.2) }  // 11.8 m/s^2
+    #expect(try seismic(samples, ["sensitivity": 1]).count > 0)
+    #expect(try seismic(samples, ["sensitivity": 2]).isEmpty)
+  }
+}
+
+@Suite struct AngularChangeTests {
+  func angular(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
+    var rule = try AngularChangeRule(rate: b.rate, parameters: params)
+    return run(&rule, b.block)
+  }
+
+  @Test func aHandShakeBeginsAndEnds() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings([1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2], frequency: 5)
+    b.rest(1.5)
+    let events = try angular(b)
+    #expect(events.count == 1)
+    let e = try #require(events.first)
+    #expect(e.status == .ended && e.start >= 1 && e.start < 1.3 && e.end > 1.6 && e.end < 2.2)
+  }
+
+  @Test func aSlowRotationIsNoShake() throws {
+    var b = TraceBuilder()
+    let n = 300
+    for i in 0..<n {  // turning from face up to portrait over 3 s
+      let angle = Double.pi / 2 * Double(i) / Double(n)
+      b.block.append(t: Double(i) / 100, x: 0, y: -sin(angle), z: -cos(angle))
+    }
+    #expect(try angular(b).isEmpty)
+  }
+
+  @Test func aTapIsNoShake() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.add(seconds: 0.03) { _ in (0.8, 0, 0.3) }  // a short knock
+    b.rest(1)
+    #expect(try angular(b).isEmpty)
+  }
+
+  @Test func aLongShakeIsCancelledAndTheRefractoryPeriodHolds() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings(Array(repeating: 1.2, count: 40), frequency: 5)  // 4 s of shaking
+    b.rest(1.5)
+    let cancelled = try angular(b, ["max_s": 2])
+    #expect(cancelled.first?.status == .cancelled)
+    #expect(abs(cancelled.first!.end - cancelled.first!.start - 2) < 1e-9)
+    // After the cancel the shake goes on, but the next may begin only 1 s after the last start.
+    if cancelled.count > 1 { #expect(cancelled[1].start - cancelled[0].start >= 1) }
+  }
+
+  @Test func endAboveBeginIsRefused() {
+    #expect(throws: AccelError.self) { try AngularChangeRule(rate: 100, parameters: ["begin": 2, "end": 3]) }
+  }
+
+  @Test func chunkedEqualsOneShot() throws {
+    var b = TraceBuilder()
+    for _ in 0..<3 {
+      b.rest(1.2)
+      b.swings(Array(repeating: 1.2, count: 8), frequency: 5)
+    }
+    b.rest(1.5)
+    var whole = try AngularChangeRule(rate: 100, parameters: [:])
+    let expected = run(&whole, b.block)
+    #expect(expected.count == 3)
+    for size in [1, 13] {
+      var rule = try AngularChangeRule(rate: 100, parameters: [:])
+      #expect(run(&rule, b.block, blockSize: size) == expected)
+    }
+  }
+}
