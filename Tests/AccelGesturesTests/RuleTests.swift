@@ -1,5 +1,6 @@
 import AccelCore
 import AccelGestures
+import AccelIO
 import Foundation
 import TestSupport
 import Testing
@@ -295,6 +296,41 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
     for size in [1, 13] {
       var rule = try AngularChangeRule(rate: 100, parameters: [:])
       #expect(run(&rule, b.block, blockSize: size) == expected)
+    }
+  }
+}
+
+@Suite(.enabled(if: Paths.sharedDatasets != nil)) struct STLogTests {
+  func events(_ rule: any ShakeRule.Type, _ file: String) throws -> [ShakeEvent] {
+    var settings = TraceReadSettings()
+    settings.columns = try ColumnSpec(parsing: "x=1,y=2,z=3")
+    settings.rate = 30
+    settings.convention = .specificForce
+    let (source, _) = try TraceOpener.open(path: Paths.sharedDatasets! + "/st-mlc/" + file, settings: settings)
+    var detector = try rule.init(rate: 30, parameters: [:])
+    var out: [ShakeEvent] = []
+    while let block = try source.next() { out += detector.process(block) }
+    return out + detector.finish()
+  }
+
+  @Test func stationaryGivesNoneAndShakingIsMostlyCovered() throws {
+    for rule in ShakeRules.all {
+      for file in ["asset_tracking/stationary.csv", "asset_tracking/stationary_not_upright.csv", "wrist_activity/other.txt"] {
+        #expect(try events(rule, file).isEmpty, "\(rule.name) on \(file)")
+      }
+      let shaking = try events(rule, "asset_tracking/shake.csv").map { ($0.start, $0.end) }.sorted { $0.0 < $1.0 }
+      var covered = 0.0
+      var current: (Double, Double)? = nil
+      for span in shaking {
+        if let c = current, span.0 <= c.1 {
+          current = (c.0, max(c.1, span.1))
+        } else {
+          if let c = current { covered += c.1 - c.0 }
+          current = span
+        }
+      }
+      if let c = current { covered += c.1 - c.0 }
+      #expect(covered / 42.07 > 0.7, "\(rule.name) covers \(covered) s of 42 s")
     }
   }
 }
