@@ -156,6 +156,20 @@ def tasks(accelkit, csv_path, npy_path):
                 "a = np.load(sys.argv[1])\n"
                 "result = [signal.welch(a[c], fs=100, nperseg=256) for c in 'xyz']\n")),
         ], npy_path),
+        ] + [
+        ("shake rule %s (from NPY)" % rule, [accelkit, "detect-shakes", "--rule", rule, npy_path, "-o", null], [
+            ("numpy/scipy + Python state machine", python_task(
+                "import numpy as np, os\nsys.path.insert(0, %r)\nfrom shake_rules import %s as rule\n#--\n"
+                "a = np.load(sys.argv[1])\n"
+                "result = rule(a['t'], a['x'], a['y'], a['z'])\n" % (os.path.join(ROOT, "benchmarks", "peers"), fn))),
+        ], npy_path) for rule, fn in (("three-peak", "three_peak"), ("angular-change", "angular_change"), ("seismic", "seismic"))
+    ] + [
+        ("detect-shakes three-peak (from CSV)", [accelkit, "detect-shakes", "--rule", "three-peak", csv_path, "-o", null], [
+            ("pandas.read_csv + numpy/scipy + Python state machine", python_task(
+                "import numpy as np, pandas as pd\nsys.path.insert(0, %r)\nfrom shake_rules import three_peak\n#--\n"
+                "d = pd.read_csv(sys.argv[1])\n"
+                "result = three_peak(*(d[c].to_numpy() for c in 'txyz'))\n" % os.path.join(ROOT, "benchmarks", "peers"))),
+        ], csv_path),
         ("CSV to NPY", [accelkit, "convert", csv_path, "-o", os.path.join(WORK, "out.npy")], [
             ("pandas.read_csv + numpy.save", python_task(
                 "import pandas as pd, numpy as np, os\n#--\n"
