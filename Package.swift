@@ -5,7 +5,7 @@ let package = Package(
   name: "accelkit",
   products: [
     .executable(name: "accelkit", targets: ["AccelKitCLI"]),
-    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelOrientation", "AccelSpectral"]),
+    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -27,6 +27,7 @@ let package = Package(
     .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(name: "AccelOrientation", dependencies: ["AccelCore", "AccelFilters"]),
     .target(name: "AccelGestures", dependencies: ["AccelCore"]),
+    .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures"]),
     .target(
       name: "AccelSpectral",
       dependencies: ["AccelCore", "CFFTW"],
@@ -35,7 +36,7 @@ let package = Package(
     .executableTarget(
       name: "AccelKitCLI",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelOrientation", "AccelSpectral",
+        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [.linkedLibrary("m")]
@@ -45,6 +46,7 @@ let package = Package(
     .testTarget(name: "AccelIOTests", dependencies: ["AccelIO", "TestSupport"]),
     .testTarget(name: "AccelFiltersTests", dependencies: ["AccelFilters", "TestSupport"]),
     .testTarget(name: "AccelGesturesTests", dependencies: ["AccelGestures", "AccelIO", "TestSupport"]),
+    .testTarget(name: "AccelEvaluationTests", dependencies: ["AccelEvaluation", "TestSupport"]),
     .testTarget(name: "AccelOrientationTests", dependencies: ["AccelOrientation", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
     .testTarget(

@@ -221,3 +221,26 @@ struct IntervalHistogram: Sendable {
     return n
   }
 }
+
+/// 1 / the median interval of `t`, rounded to 9 significant digits (timestamps written as text
+/// make 1 / interval come out as 49.99999999999 for 50 Hz), or nil with fewer than two increasing
+/// timestamps.
+public func estimateRate(_ t: [Double]) -> Double? {
+  var intervals: [Double] = []
+  for i in 1..<max(1, t.count) where t[i] > t[i - 1] { intervals.append(t[i] - t[i - 1]) }
+  guard !intervals.isEmpty else { return nil }
+  intervals.sort()
+  let rate = 1 / intervals[intervals.count / 2]
+  var scale = 1.0
+  var magnitude = rate
+  while magnitude >= 10 {
+    magnitude /= 10
+    scale /= 10
+  }
+  while magnitude < 1 {
+    magnitude *= 10
+    scale *= 10
+  }
+  scale *= 1e8
+  return (rate * scale).rounded() / scale
+}

@@ -63,7 +63,7 @@ public enum CSVDialect {
     return fields
   }
 
-  static func isBlank(_ c: UInt8) -> Bool {
+  public static func isBlank(_ c: UInt8) -> Bool {
     c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r")
   }
 

@@ -113,6 +113,20 @@ public final class ByteInput {
     return total
   }
 
+  /// Reads the whole of a small file (manifests, events files), without a BOM.
+  public static func readAll(path: String) throws -> [UInt8] {
+    let input = try ByteInput(path: path)
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = try chunk.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, count: $0.count) }
+      if n == 0 { break }
+      bytes += chunk[0..<n]
+    }
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+    return bytes
+  }
+
   /// Identity of the underlying file (device, inode), to refuse writing over an input.
   public var fileIdentity: FileIdentity? { FileIdentity(fd: fd) }
 }

@@ -9,14 +9,26 @@ private final class ParallelSlots<R>: @unchecked Sendable {
 
 /// Maps `items` with `transform` on all cores; results come back in the order of `items`, so the
 /// output does not depend on scheduling.
-func parallelMap<T, R>(_ items: [T], _ transform: @escaping @Sendable (T) -> R) -> [R] {
+/// `jobs` limits the threads (nil: all cores; 1: in order on this thread).
+func parallelMap<T, R>(_ items: [T], jobs: Int? = nil, _ transform: @escaping @Sendable (T) -> R) -> [R] {
+  if jobs == 1 { return items.map(transform) }
   let slots = ParallelSlots<R>(items.count)
   nonisolated(unsafe) let input = items
-  DispatchQueue.concurrentPerform(iterations: items.count) { i in
-    let value = transform(input[i])
-    slots.lock.lock()
-    slots.values[i] = value
-    slots.lock.unlock()
+  let workers = min(items.count, max(1, jobs ?? items.count))
+  let next = ParallelSlots<Int>(1)
+  next.values[0] = 0
+  DispatchQueue.concurrentPerform(iterations: workers) { _ in
+    while true {
+      next.lock.lock()
+      let i = next.values[0]!
+      next.values[0] = i + 1
+      next.lock.unlock()
+      guard i < input.count else { return }
+      let value = transform(input[i])
+      slots.lock.lock()
+      slots.values[i] = value
+      slots.lock.unlock()
+    }
   }
   return slots.values.map { $0! }
 }

@@ -1,6 +1,5 @@
 import AccelCore
 import AccelIO
-import Foundation
 
 /// An opened input, optionally resampled, with its sample rate worked out: the `--rate` given,
 /// the `--resample` rate, or 1 / the median interval of the first block.
@@ -22,7 +21,7 @@ final class TraceStream {
     first = try pull()
     if let r = resample ?? source.metadata.nominalRate {
       rate = r
-    } else if let block = first, let estimated = Self.medianRate(block.t) {
+    } else if let block = first, let estimated = estimateRate(block.t) {
       rate = estimated
     } else {
       throw AccelError.usage(
@@ -49,18 +48,5 @@ final class TraceStream {
       if !out.isEmpty { return out }
     }
     return nil
-  }
-
-  /// 1 / the median interval of `t`, rounded to 9 significant digits (timestamps written as
-  /// text make 1/interval come out as 49.99999999999 for 50 Hz), or nil with fewer than two
-  /// increasing timestamps.
-  static func medianRate(_ t: [Double]) -> Double? {
-    var intervals: [Double] = []
-    for i in 1..<max(1, t.count) where t[i] > t[i - 1] { intervals.append(t[i] - t[i - 1]) }
-    guard !intervals.isEmpty else { return nil }
-    intervals.sort()
-    let rate = 1 / intervals[intervals.count / 2]
-    let scale = pow(10, 8 - floor(log10(rate)))
-    return (rate * scale).rounded() / scale
   }
 }

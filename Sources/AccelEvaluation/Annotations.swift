@@ -1,0 +1,76 @@
+import AccelCore
+import AccelIO
+
+/// An interval with a label: an annotation, or a detection.
+public struct LabeledInterval: Equatable, Sendable {
+  public var start: Double
+  public var end: Double
+  public var label: String
+  /// When a detector announced it (detections only).
+  public var reported: Double?
+  /// Cancelled detections (angular-change) do not count unless asked.
+  public var cancelled: Bool
+
+  public init(start: Double, end: Double, label: String, reported: Double? = nil, cancelled: Bool = false) {
+    self.start = start
+    self.end = end
+    self.label = label
+    self.reported = reported
+    self.cancelled = cancelled
+  }
+}
+
+/// Reads events CSV files (`start,end,label`, more columns allowed; `reported` and `status` are
+/// used when present).
+public enum EventsFile {
+  public static func read(path: String) throws -> [LabeledInterval] {
+    let bytes = try ByteInput.readAll(path: path)
+    let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    guard let headerLine = lines.first(where: { !$0.allSatisfy(CSVDialect.isBlank) }) else {
+      throw AccelError.data(DataLocation(file: path), "the events file is empty", hint: "it needs a header start,end,label")
+    }
+    let delimiter = CSVDialect.detectDelimiter(in: headerLine)
+    let header = CSVDialect.split(headerLine, delimiter: delimiter).map { $0.lowercased() }
+    guard let si = header.firstIndex(of: "start"), let ei = header.firstIndex(of: "end"), let li = header.firstIndex(of: "label") else {
+      throw AccelError.data(
+        DataLocation(file: path, line: 1), "an events file needs the columns start, end and label; the header has \(header.joined(separator: ", "))")
+    }
+    let ri = header.firstIndex(of: "reported")
+    let sti = header.firstIndex(of: "status")
+    var events: [LabeledInterval] = []
+    var seenHeader = false
+    for (index, line) in lines.enumerated() {
+      if line.allSatisfy(CSVDialect.isBlank) { continue }
+      if !seenHeader {
+        seenHeader = true
+        continue
+      }
+      let fields = CSVDialect.split(line, delimiter: delimiter)
+      let lineNumber = index + 1
+      func number(_ i: Int, _ name: String) throws -> Double {
+        guard i < fields.count else {
+          throw AccelError.data(DataLocation(file: path, line: lineNumber, column: i + 1), "missing field \"\(name)\"")
+        }
+        guard let v = parseDecimal(Substring(fields[i])), v.isFinite else {
+          throw AccelError.data(
+            DataLocation(file: path, line: lineNumber, column: i + 1), "expected a number in column \"\(name)\", got \"\(fields[i])\"")
+        }
+        return v
+      }
+      let start = try number(si, "start")
+      let end = try number(ei, "end")
+      guard end >= start else {
+        throw AccelError.data(
+          DataLocation(file: path, line: lineNumber, column: ei + 1), "the event ends (\(formatNumber(end)) s) before it starts (\(formatNumber(start)) s)")
+      }
+      guard li < fields.count, !fields[li].isEmpty else {
+        throw AccelError.data(DataLocation(file: path, line: lineNumber, column: li + 1), "the event has no label")
+      }
+      var reported: Double? = nil
+      if let ri, ri < fields.count, !fields[ri].isEmpty { reported = try number(ri, "reported") }
+      let cancelled = sti.map { $0 < fields.count && fields[$0] == "cancelled" } ?? false
+      events.append(LabeledInterval(start: start, end: end, label: fields[li], reported: reported, cancelled: cancelled))
+    }
+    return events
+  }
+}

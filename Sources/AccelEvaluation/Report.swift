@@ -1,0 +1,224 @@
+import AccelCore
+import AccelIO
+
+/// The reports of an evaluation: summary (one row per setting), per trace, every detection, and
+/// the sweep curve.
+public struct EvaluationReport {
+  public let settings: [RuleSetting]
+  public let traces: [TraceEvaluation]
+  public let sweeping: Bool
+  /// Metrics summed over traces, per setting.
+  public let summary: [Metrics]
+
+  public init(settings: [RuleSetting], traces: [TraceEvaluation], sweeping: Bool) {
+    self.settings = settings
+    self.traces = traces
+    self.sweeping = sweeping
+    summary = settings.indices.map { i in traces.reduce(Metrics()) { $0 + $1.metrics[i] } }
+  }
+
+  static let metricColumns = [
+    "tp", "fp", "fn", "precision", "recall", "f1", "mean_onset_error_s", "median_onset_error_s", "median_delay_s",
+    "false_alarms_per_hour", "duration_s",
+  ]
+
+  /// A metric by its column name.
+  public static func value(_ name: String, _ m: Metrics) -> Double? {
+    switch name {
+    case "tp": Double(m.tp)
+    case "fp": Double(m.fp)
+    case "fn": Double(m.fn)
+    case "precision": m.precision
+    case "recall": m.recall
+    case "f1": m.f1
+    case "mean_onset_error_s": m.meanOnsetError
+    case "median_onset_error_s": m.medianOnsetError
+    case "median_delay_s": m.medianDelay
+    case "false_alarms_per_hour": m.falseAlarmsPerHour
+    case "duration_s": m.duration
+    default: nil
+    }
+  }
+
+  static func fields(_ m: Metrics) -> [String] {
+    metricColumns.map { name in
+      guard let v = value(name, m) else { return "" }
+      if ["tp", "fp", "fn"].contains(name) { return String(Int(v)) }
+      return formatNumber(rounded(v))
+    }
+  }
+
+  /// Rounded to 12 significant digits, so that reports are stable text.
+  static func rounded(_ v: Double) -> Double {
+    guard v != 0, v.isFinite else { return v }
+    var scale = 1.0
+    var m = abs(v)
+    while m >= 10 { m /= 10; scale /= 10 }
+    while m < 1 { m *= 10; scale *= 10 }
+    scale *= 1e11
+    return (v * scale).rounded() / scale
+  }
+
+  public func summaryCSV() -> String {
+    var text = (["rule", "params"] + Self.metricColumns + ["traces"]).joined(separator: ",") + "\n"
+    for (i, s) in settings.enumerated() {
+      text += ([s.rule, csvQuote(s.parameterText)] + Self.fields(summary[i]) + [String(traces.count)]).joined(separator: ",") + "\n"
+    }
+    return text
+  }
+
+  public func perTraceCSV() -> String {
+    var text = (["trace", "rule", "params"] + Self.metricColumns).joined(separator: ",") + "\n"
+    for t in traces {
+      for (i, s) in settings.enumerated() {
+        text += ([csvQuote(t.name), s.rule, csvQuote(s.parameterText)] + Self.fields(t.metrics[i])).joined(separator: ",") + "\n"
+      }
+    }
+    return text
+  }
+
+  public func detectionsCSV() -> String {
+    var text = "trace,rule,params,start,end,reported,status,matched_start,matched_end\n"
+    for t in traces {
+      for (i, s) in settings.enumerated() {
+        for (d, match) in t.detections[i] {
+          text += [
+            csvQuote(t.name), s.rule, csvQuote(s.parameterText), formatNumber(d.start), formatNumber(d.end),
+            d.reported.map(formatNumber) ?? "", d.cancelled ? "cancelled" : "ended",
+            match.map { formatNumber($0.start) } ?? "", match.map { formatNumber($0.end) } ?? "",
+          ].joined(separator: ",") + "\n"
+        }
+      }
+    }
+    return text
+  }
+
+  /// The precision/recall curve: one row per setting.
+  public func sweepCSV() -> String {
+    var text = "rule,params,precision,recall,f1,false_alarms_per_hour\n"
+    for (i, s) in settings.enumerated() {
+      let m = summary[i]
+      text += [s.rule, csvQuote(s.parameterText), formatNumber(Self.rounded(m.precision)), formatNumber(Self.rounded(m.recall)),
+        formatNumber(Self.rounded(m.f1)), formatNumber(Self.rounded(m.falseAlarmsPerHour))].joined(separator: ",") + "\n"
+    }
+    return text
+  }
+
+  /// For each rule, the index of its best-F1 setting (the first on ties).
+  public func bestPerRule() -> [(String, Int)] {
+    var best: [(String, Int)] = []
+    for (i, s) in settings.enumerated() {
+      if let k = best.firstIndex(where: { $0.0 == s.rule }) {
+        if summary[i].f1 > summary[best[k].1].f1 { best[k].1 = i }
+      } else {
+        best.append((s.rule, i))
+      }
+    }
+    return best
+  }
+
+  public func table() -> String {
+    var rows = [["rule", "params", "tp", "fp", "fn", "precision", "recall", "f1", "onset_med_s", "delay_med_s", "FA/h"]]
+    for (i, s) in settings.enumerated() {
+      let m = summary[i]
+      func f(_ v: Double?) -> String { v.map { formatNumber((Self.rounded($0) * 1000).rounded() / 1000) } ?? "-" }
+      rows.append([s.rule, s.parameterText.isEmpty ? "defaults" : s.parameterText, "\(m.tp)", "\(m.fp)", "\(m.fn)",
+        f(m.precision), f(m.recall), f(m.f1), f(m.medianOnsetError), f(m.medianDelay), f(m.falseAlarmsPerHour)])
+    }
+    let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max()! }
+    let hours = (summary.first?.duration ?? 0) / 3600
+    return rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }.joined(separator: "\n")
+      + "\n\(traces.count) traces, \(formatNumber((hours * 1000).rounded() / 1000)) h\n"
+  }
+
+  public func json() -> String {
+    let items = settings.enumerated().map { i, s -> String in
+      let m = summary[i]
+      var members = ["\"rule\": \"\(s.rule)\"", "\"params\": \"\(s.parameterText)\""]
+      for name in Self.metricColumns {
+        let v = Self.value(name, m).map { ["tp", "fp", "fn"].contains(name) ? String(Int($0)) : formatNumber(Self.rounded($0)) } ?? "null"
+        members.append("\"\(name)\": \(v)")
+      }
+      return "  {" + members.joined(separator: ", ") + "}"
+    }
+    return "[\n" + items.joined(separator: ",\n") + "\n]\n"
+  }
+
+  /// Writes summary.csv, per-trace.csv, detections.csv (and sweep.csv) into `directory`, creating it.
+  public func write(to directory: String, inputs: [ByteInput]) throws {
+    try makeDirectory(directory)
+    var files = [("summary.csv", summaryCSV()), ("per-trace.csv", perTraceCSV()), ("detections.csv", detectionsCSV())]
+    if sweeping { files.append(("sweep.csv", sweepCSV())) }
+    for (name, text) in files {
+      let file = try OutputFile(path: directory + "/" + name, inputs: inputs)
+      try file.write(text)
+      try file.commit()
+    }
+  }
+
+  /// Compares with an earlier summary.csv: a line per setting whose metrics changed, and the
+  /// regressions (F1 down or false alarms per hour up).
+  public func compare(withBaseline path: String) throws -> ([String], [String]) {
+    let bytes = try ByteInput.readAll(path: path)
+    let lines = bytes.split(separator: UInt8(ascii: "\n")).map { CSVDialect.split($0, delimiter: UInt8(ascii: ",")) }
+    guard let header = lines.first, let ri = header.firstIndex(of: "rule"), let pi = header.firstIndex(of: "params"),
+      let fi = header.firstIndex(of: "f1"), let ai = header.firstIndex(of: "false_alarms_per_hour")
+    else {
+      throw AccelError.data(DataLocation(file: path, line: 1), "not an accelkit summary.csv (needs rule, params, f1, false_alarms_per_hour)")
+    }
+    var old: [String: (Double, Double)] = [:]
+    for row in lines.dropFirst() where row.count > max(ri, pi, fi, ai) {
+      old[row[ri] + " " + row[pi]] = (Double(row[fi]) ?? .nan, Double(row[ai]) ?? .nan)
+    }
+    var changes: [String] = []
+    var regressions: [String] = []
+    for (i, s) in settings.enumerated() {
+      let key = s.rule + " " + s.parameterText
+      let m = summary[i]
+      guard let (f1, fa) = old[key] else {
+        changes.append("\(s): new (f1 \(formatNumber(Self.rounded(m.f1))))")
+        continue
+      }
+      let newF1 = Self.rounded(m.f1), newFA = Self.rounded(m.falseAlarmsPerHour)
+      if newF1 != f1 || newFA != fa {
+        changes.append("\(s): f1 \(formatNumber(f1)) -> \(formatNumber(newF1)), false alarms/h \(formatNumber(fa)) -> \(formatNumber(newFA))")
+      }
+      if newF1 < f1 - 1e-12 { regressions.append("\(s): f1 fell from \(formatNumber(f1)) to \(formatNumber(newF1))") }
+      if newFA > fa + 1e-12 { regressions.append("\(s): false alarms per hour rose from \(formatNumber(fa)) to \(formatNumber(newFA))") }
+    }
+    if changes.isEmpty { changes.append("no change from \(path)") }
+    return (changes, regressions)
+  }
+}
+
+func csvQuote(_ text: String) -> String {
+  guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+  return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+}
+
+extension String {
+  func padding(toLength n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+func makeDirectory(_ path: String) throws {
+  var st = stat()
+  if stat(path, &st) == 0 {
+    guard (st.st_mode & S_IFMT) == S_IFDIR else { throw AccelError.io(path: path, reason: "it exists and is not a directory") }
+    return
+  }
+  // Create each missing folder along the path.
+  let parts = path.split(separator: "/")
+  var prefix = path.hasPrefix("/") ? "" : "."
+  for part in parts {
+    prefix += "/" + part
+    if stat(prefix, &st) != 0 && mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+      throw AccelError.io(path: path, reason: String(cString: strerror(errno)))
+    }
+  }
+}

@@ -1,0 +1,271 @@
+import AccelCore
+import AccelEvaluation
+import AccelGestures
+import AccelIO
+import ArgumentParser
+import Foundation
+
+struct Evaluate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Benchmark shake rules against annotated recordings: precision, recall, F1, delays, false alarms; CI gates.",
+    discussion: """
+      DATASET is a folder with manifest.csv (trace,events[,preset][,rate][,units][,convention] \
+      [,split]; paths relative to the folder), or one trace with --labels EVENTS.csv. Detections \
+      and annotations of --label are matched one to one (a maximum matching) when their \
+      intervals overlap after widening both by --tolerance seconds. Traces are evaluated in \
+      parallel; results do not depend on the parallelism.
+
+      Metrics: tp, fp, fn, precision (1 with no detections), recall (1 with no annotations), f1, \
+      mean and median onset error |detection start - annotation start|, median delay \
+      (reported - annotation start), false alarms per hour, duration. --fail-under and \
+      --fail-over gate every evaluated setting (with --sweep, the best-F1 setting of each rule) \
+      and exit 1 with a one-line reason after the reports are written.
+
+      Examples:
+        accelkit evaluate datasets/test -o notebooks-out
+        accelkit evaluate datasets/test --rule three-peak --fail-under f1=0.9,recall=0.85 --fail-over false_alarms_per_hour=2
+        accelkit evaluate datasets/train --sweep three-peak.move_g=0.5:1.0:0.05 -o sweep-out
+        accelkit evaluate walk.csv --labels walk-events.csv --rule seismic
+        accelkit evaluate datasets/test --baseline notebooks-out/summary.csv --fail-on-regression
+      """)
+
+  enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
+
+  @OptionGroup(title: "Input") var input: InputOptions
+
+  @Argument(help: "A dataset folder (with manifest.csv), a manifest, or one trace with --labels.")
+  var dataset: String
+
+  @Option(help: ArgumentHelp("The annotations of a single trace.", valueName: "events.csv"))
+  var labels: String?
+
+  @Option(name: .customLong("rule"), help: "A rule to evaluate (repeatable; default: all).")
+  var rules: [String] = []
+
+  @Option(name: .customLong("param"), help: ArgumentHelp("Set a parameter: RULE.NAME=VALUE (repeatable).", valueName: "rule.name=value"))
+  var params: [String] = []
+
+  @Option(help: "The annotation label detections are matched with.")
+  var label: String = "shake"
+
+  @Option(help: ArgumentHelp("Widen both intervals by this much before testing overlap.", valueName: "seconds"))
+  var tolerance: Double = 0.25
+
+  @Flag(help: "Count cancelled detections too.")
+  var includeCancelled = false
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("Write summary.csv, per-trace.csv, detections.csv (and sweep.csv) into this folder.", valueName: "dir"))
+  var output: String?
+
+  @Option(help: "The stdout format: table, csv or json (default: table on a terminal, csv otherwise).")
+  var format: Format?
+
+  @Option(help: ArgumentHelp("Fail (exit 1) when a metric is below: e.g. f1=0.9,recall=0.85.", valueName: "gates"))
+  var failUnder: String?
+
+  @Option(help: ArgumentHelp("Fail (exit 1) when a metric is above: e.g. false_alarms_per_hour=2.", valueName: "gates"))
+  var failOver: String?
+
+  @Option(name: .customLong("sweep"), help: ArgumentHelp("Evaluate a grid: RULE.NAME=FROM:TO:STEP (repeatable).", valueName: "rule.name=from:to:step"))
+  var sweeps: [String] = []
+
+  @Option(help: ArgumentHelp("A previous summary.csv to compare with.", valueName: "summary.csv"))
+  var baseline: String?
+
+  @Flag(help: "With --baseline: exit 1 when F1 drops or false alarms per hour rise for a setting.")
+  var failOnRegression = false
+
+  @Option(help: "Traces evaluated at once (default: all cores).")
+  var jobs: Int?
+
+  static let gateMetrics = ["precision", "recall", "f1", "false_alarms_per_hour", "mean_onset_error_s", "median_onset_error_s", "median_delay_s"]
+
+  func validate() throws {
+    if !(tolerance >= 0) { throw ValidationError("--tolerance must be at least 0 s, got \(tolerance)") }
+    for r in rules where ShakeRules.named(r) == nil {
+      throw ValidationError("unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+    }
+    _ = try parseGates(failUnder)
+    _ = try parseGates(failOver)
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    if failOnRegression && baseline == nil { throw ValidationError("--fail-on-regression needs --baseline") }
+  }
+
+  func parseGates(_ text: String?) throws -> [(String, Double)] {
+    guard let text else { return [] }
+    return try text.split(separator: ",").map { part in
+      let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      guard pieces.count == 2, let value = Double(pieces[1]) else {
+        throw ValidationError("gates are METRIC=VALUE pairs, got \"\(part)\"")
+      }
+      guard Self.gateMetrics.contains(pieces[0]) else {
+        throw ValidationError("unknown metric \"\(pieces[0])\"; gates take \(Self.gateMetrics.joined(separator: ", "))")
+      }
+      return (pieces[0], value)
+    }
+  }
+
+  /// The settings to evaluate: each rule with its --param values, or its sweep grid.
+  func settings() throws -> [RuleSetting] {
+    let chosen = rules.isEmpty ? ShakeRules.all.map { $0.name } : rules
+    var fixed: [String: [String: Double]] = [:]
+    for item in params {
+      guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: "."),
+        let value = Double(item[item.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+      else { throw AccelError.usage("--param expects RULE.NAME=VALUE, got \"\(item)\"") }
+      let rule = String(item[..<dot])
+      guard ShakeRules.named(rule) != nil else { throw AccelError.usage("--param \(item): unknown rule \"\(rule)\"") }
+      fixed[rule, default: [:]][String(item[item.index(after: dot)..<eq])] = value
+    }
+    var grids: [String: [(String, [Double])]] = [:]
+    for item in sweeps {
+      guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: ".") else {
+        throw AccelError.usage("--sweep expects RULE.NAME=FROM:TO:STEP, got \"\(item)\"")
+      }
+      let rule = String(item[..<dot])
+      let name = String(item[item.index(after: dot)..<eq])
+      let range = item[item.index(after: eq)...].split(separator: ":").compactMap { Double($0) }
+      guard range.count == 3, range[2] > 0, range[1] >= range[0] else {
+        throw AccelError.usage("--sweep \(item): expected FROM:TO:STEP with FROM <= TO and STEP > 0")
+      }
+      var values: [Double] = []
+      var k = 0
+      while true {
+        let v = range[0] + Double(k) * range[2]
+        if v > range[1] + range[2] * 1e-9 { break }
+        values.append((v * 1e12).rounded() / 1e12)
+        k += 1
+      }
+      guard ShakeRules.named(rule) != nil else { throw AccelError.usage("--sweep \(item): unknown rule \"\(rule)\"") }
+      grids[rule, default: []].append((name, values))
+    }
+    var result: [RuleSetting] = []
+    for rule in chosen + grids.keys.filter({ !chosen.contains($0) }).sorted() {
+      let base = fixed[rule] ?? [:]
+      var combos: [[String: Double]] = [base]
+      for (name, values) in grids[rule] ?? [] {
+        combos = combos.flatMap { c in values.map { v in c.merging([name: v]) { $1 } } }
+      }
+      for c in combos {
+        _ = try ShakeRules.resolve(c, for: ShakeRules.named(rule)!)
+        result.append(RuleSetting(rule: rule, parameters: c))
+      }
+    }
+    return result
+  }
+
+  struct Job: Sendable {
+    var trace: String
+    var events: String
+    var readSettings: TraceReadSettings
+    var location: DataLocation?
+  }
+
+  func jobsToRun() throws -> [Job] {
+    let base = try input.settings()
+    if let labels {
+      return [Job(trace: dataset, events: labels, readSettings: base, location: nil)]
+    }
+    let entries = try Manifest.read(dataset: dataset)
+    let manifestPath = dataset.hasSuffix(".csv") ? dataset : dataset + "/manifest.csv"
+    return try entries.map { entry in
+      var s = base
+      let location = DataLocation(file: manifestPath, line: entry.line)
+      if let name = entry.preset {
+        guard let p = Preset.named(name) else {
+          throw AccelError.data(location, "unknown preset \"\(name)\"", hint: "see `accelkit presets`")
+        }
+        if let c = p.columns { s.columns = try ColumnSpec(parsing: c) }
+        if let r = p.rate { s.rate = r }
+        if let v = p.timeUnit { s.timeUnit = v }
+        if let v = p.units { s.units = v }
+        if let v = p.convention { s.convention = v }
+      }
+      if let r = entry.rate { s.rate = r }
+      if let u = entry.units {
+        guard let v = UnitsSetting(name: u) else { throw AccelError.data(location, "unknown units \"\(u)\"") }
+        s.units = v
+      }
+      if let c = entry.convention {
+        guard let v = AxisConvention(rawValue: c) else { throw AccelError.data(location, "unknown convention \"\(c)\"") }
+        s.convention = v
+      }
+      return Job(trace: entry.trace, events: entry.events, readSettings: s, location: location)
+    }
+  }
+
+  func run() throws {
+    let settings = try settings()
+    let jobs = try jobsToRun()
+    let annotations = try jobs.map { job -> [LabeledInterval] in
+      do {
+        return try EventsFile.read(path: job.events)
+      } catch let error as AccelError {
+        if let location = job.location, case .data(let inner, let text, let hint) = error {
+          throw AccelError.data(location, "\(inner.description): \(text)", hint: hint)
+        }
+        throw error
+      }
+    }
+    let labelsSeen = Set(annotations.flatMap { $0.map(\.label) })
+    if !annotations.allSatisfy(\.isEmpty) && !labelsSeen.contains(label) {
+      throw AccelError.data(
+        DataLocation(file: labels ?? dataset), "no annotation has the label \"\(label)\"",
+        hint: "the labels are \(labelsSeen.sorted().joined(separator: ", ")); choose one with --label")
+    }
+    let label = self.label, tolerance = self.tolerance, includeCancelled = self.includeCancelled
+    let allAnnotations = annotations
+    let indices = Array(jobs.indices)
+    let results = parallelMap(indices, jobs: self.jobs) { i in
+      Result {
+        try Evaluator.evaluate(
+          trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: allAnnotations[i], settings: settings,
+          label: label, tolerance: tolerance, includeCancelled: includeCancelled, location: jobs[i].location)
+      }
+    }
+    var evaluations: [TraceEvaluation] = []
+    for r in results {
+      switch r {
+      case .success(let e): evaluations.append(e)
+      case .failure(let error): throw error
+      }
+    }
+    let report = EvaluationReport(settings: settings, traces: evaluations, sweeping: !sweeps.isEmpty)
+    if let output { try report.write(to: output, inputs: []) }
+    let chosen = format ?? (Diagnostics.stdoutIsTerminal ? .table : .csv)
+    switch chosen {
+    case .table: try writeStdout(report.table())
+    case .csv: try writeStdout(report.summaryCSV())
+    case .json: try writeStdout(report.json())
+    }
+    if !sweeps.isEmpty {
+      for (rule, best) in report.bestPerRule() {
+        Diagnostics.note("best F1 for \(rule): \(formatNumber(report.summary[best].f1)) with \(settings[best].parameterText.isEmpty ? "the defaults" : settings[best].parameterText)")
+      }
+    }
+    var failures: [String] = []
+    if let baseline {
+      let (changes, regressions) = try report.compare(withBaseline: baseline)
+      for line in changes { Diagnostics.note(line) }
+      if failOnRegression { failures += regressions }
+    }
+    let gated = sweeps.isEmpty ? Array(settings.indices) : report.bestPerRule().map(\.1)
+    for i in gated {
+      let m = report.summary[i]
+      for (metric, limit) in try parseGates(failUnder) {
+        if let v = EvaluationReport.value(metric, m), v < limit {
+          failures.append("\(settings[i]): \(metric) \(formatNumber(v)) is under \(formatNumber(limit))")
+        }
+      }
+      for (metric, limit) in try parseGates(failOver) {
+        if let v = EvaluationReport.value(metric, m), v > limit {
+          failures.append("\(settings[i]): \(metric) \(formatNumber(v)) is over \(formatNumber(limit))")
+        }
+      }
+    }
+    if !failures.isEmpty {
+      Diagnostics.printError("Gate failed: " + failures.joined(separator: "; "))
+      throw ExitCode(1)
+    }
+  }
+}

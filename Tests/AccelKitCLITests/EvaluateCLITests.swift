@@ -1,0 +1,91 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A small dataset: one trace with a 2 g shake at 1-2.6 s (annotated), one at rest.
+func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,label\n1,2.6,shake\n") -> String {
+  let dir = Paths.temporaryDirectory()
+  var shake = "t,x,y,z\n"
+  var rest = "t,x,y,z\n"
+  for i in 0..<400 {
+    let t = Double(i) / 100
+    let x = t >= 1 && t < 2.6 ? 2 * sin(2 * .pi * 5 * (t - 1)) : 0
+    shake += "\(t),\(x),0,-1\n"
+    rest += "\(t),0,0,-1\n"
+  }
+  writeFile(dir + "/shake.csv", shake)
+  writeFile(dir + "/rest.csv", rest)
+  writeFile(dir + "/shake.events.csv", events)
+  writeFile(dir + "/rest.events.csv", "start,end,label\n")
+  var manifest = "trace,events,split,notes\nshake.csv,shake.events.csv,test,x\nrest.csv,rest.events.csv,test,y\n"
+  if let extraManifestRow { manifest += extraManifestRow + "\n" }
+  writeFile(dir + "/manifest.csv", manifest)
+  return dir
+}
+
+@Suite struct EvaluateCLITests {
+  @Test func reportsAndGates() throws {
+    let dataset = makeDataset()
+    let out = Paths.temporaryDirectory() + "/reports"
+    let result = try accelkit(["evaluate", dataset, "--rule", "three-peak", "-o", out, "--format", "csv"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("rule,params,tp,fp,fn,precision,recall,f1,"))
+    #expect(result.stdout.contains("\nthree-peak,,1,0,0,1,1,1,"))
+    for name in ["summary.csv", "per-trace.csv", "detections.csv"] { #expect(fileExists(out + "/" + name), "\(name)") }
+    let detections = String(decoding: readFile(out + "/detections.csv")!, as: UTF8.self)
+    #expect(detections.split(separator: "\n").count == 2 && detections.contains(",1,2.6\n"))
+    let passing = try accelkit(["evaluate", dataset, "--rule", "three-peak", "--fail-under", "f1=0.9,recall=0.85", "--fail-over", "false_alarms_per_hour=2"])
+    #expect(passing.status == 0)
+    let failing = try accelkit(["evaluate", dataset, "--rule", "seismic", "--fail-under", "recall=0.5"])
+    #expect(failing.status == 1)
+    #expect(failing.stderr.hasSuffix("Gate failed: seismic: recall 0 is under 0.5\n"))
+    #expect(try accelkit(["evaluate", dataset, "--fail-under", "speed=1"]).status == 64)
+  }
+
+  @Test func sweepAndBaseline() throws {
+    let dataset = makeDataset()
+    let out = Paths.temporaryDirectory()
+    let result = try accelkit(["evaluate", dataset, "--rule", "three-peak", "--sweep", "three-peak.peak_g=1:3:1", "-o", out, "--format", "csv"])
+    #expect(result.status == 0)
+    let sweep = String(decoding: readFile(out + "/sweep.csv")!, as: UTF8.self)
+    #expect(sweep.split(separator: "\n").count == 4)
+    #expect(sweep.contains("three-peak,peak_g=3,1,0,0,0\n"))  // 2 g swings never reach 3 g
+    #expect(result.stderr.contains("best F1 for three-peak: 1 with peak_g=1"))
+    let same = try accelkit(["evaluate", dataset, "--rule", "three-peak", "--sweep", "three-peak.peak_g=1:3:1", "--baseline", out + "/summary.csv", "--fail-on-regression"])
+    #expect(same.status == 0 && same.stderr.contains("no change"))
+    let worse = try accelkit(["evaluate", dataset, "--rule", "three-peak", "--param", "three-peak.peak_g=3", "--baseline", out + "/summary.csv", "--fail-on-regression"])
+    #expect(worse.status == 0)  // a setting the baseline did not have: new, not a regression
+    let regressed = makeDataset(events: "start,end,label\n1,2.6,shake\n3.2,3.5,shake\n")
+    let r = try accelkit(["evaluate", regressed, "--rule", "three-peak", "--sweep", "three-peak.peak_g=1:3:1", "--baseline", out + "/summary.csv", "--fail-on-regression"])
+    #expect(r.status == 1 && r.stderr.contains("f1 fell from 1 to"))
+  }
+
+  @Test func identicalWhateverTheParallelism() throws {
+    let dataset = makeDataset()
+    let a = Paths.temporaryDirectory(), b = Paths.temporaryDirectory()
+    #expect(try accelkit(["evaluate", dataset, "--jobs", "1", "-o", a, "--format", "csv"]).status == 0)
+    #expect(try accelkit(["evaluate", dataset, "--jobs", "2", "-o", b, "--format", "csv"]).status == 0)
+    for name in ["summary.csv", "per-trace.csv", "detections.csv"] { #expect(readFile(a + "/" + name) == readFile(b + "/" + name)) }
+  }
+
+  @Test func singleTraceWithLabels() throws {
+    let dataset = makeDataset()
+    let result = try accelkit(["evaluate", dataset + "/shake.csv", "--labels", dataset + "/shake.events.csv", "--rule", "three-peak", "--format", "json"])
+    #expect(result.status == 0 && result.stdout.contains("\"f1\": 1"))
+  }
+
+  @Test func badDatasetsFailClearly() throws {
+    let missing = makeDataset(extraManifestRow: "gone.csv,rest.events.csv,test,z")
+    let m = try accelkit(["evaluate", missing])
+    #expect(m.status == 65)
+    #expect(m.stderr.contains("manifest.csv:4: the manifest names \(missing)/gone.csv, which does not exist"))
+    let backwards = try accelkit(["evaluate", makeDataset(events: "start,end,label\n2,1,shake\n")])
+    #expect(backwards.status == 65 && backwards.stderr.contains("manifest.csv:2: ") && backwards.stderr.contains("ends (1 s) before it starts (2 s)"))
+    let outside = try accelkit(["evaluate", makeDataset(events: "start,end,label\n10,12,shake\n")])
+    #expect(outside.status == 65 && outside.stderr.contains("lies outside the trace"))
+    let label = try accelkit(["evaluate", makeDataset(), "--label", "shaek"])
+    #expect(label.status == 65 && label.stderr.contains("no annotation has the label \"shaek\""))
+    #expect(try accelkit(["evaluate", makeDataset(), "--rule", "wobble"]).status == 64)
+    #expect(try accelkit(["evaluate", makeDataset(), "--param", "seismic.nope=1"]).status == 64)
+  }
+}
