@@ -146,7 +146,7 @@ public struct EvaluationReport {
 
   /// Writes summary.csv, per-trace.csv, detections.csv (and sweep.csv) into `directory`, creating it.
   public func write(to directory: String, inputs: [ByteInput]) throws {
-    try makeDirectory(directory)
+    try makeDirectories(directory)
     var files = [("summary.csv", summaryCSV()), ("per-trace.csv", perTraceCSV()), ("detections.csv", detectionsCSV())]
     if sweeping { files.append(("sweep.csv", sweepCSV())) }
     for (name, text) in files {
@@ -198,27 +198,4 @@ func csvQuote(_ text: String) -> String {
 
 extension String {
   func padding(toLength n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
-}
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-func makeDirectory(_ path: String) throws {
-  var st = stat()
-  if stat(path, &st) == 0 {
-    guard (st.st_mode & S_IFMT) == S_IFDIR else { throw AccelError.io(path: path, reason: "it exists and is not a directory") }
-    return
-  }
-  // Create each missing folder along the path.
-  let parts = path.split(separator: "/")
-  var prefix = path.hasPrefix("/") ? "" : "."
-  for part in parts {
-    prefix += "/" + part
-    if stat(prefix, &st) != 0 && mkdir(prefix, 0o777) != 0 && errno != EEXIST {
-      throw AccelError.io(path: path, reason: String(cString: strerror(errno)))
-    }
-  }
 }

@@ -21,8 +21,8 @@ public struct AngularChangeRule: ShakeRule {
   public static let summary = "rapid changes of the reading's direction (UIKit motion events)"
   public static let parameters: [RuleParameter] = [
     RuleParameter(name: "pairs", unit: "pairs", defaultValue: 8, meaning: "the activity is averaged over this many successive pairs", range: 1...1000),
-    RuleParameter(name: "begin", unit: "rad/s", defaultValue: 6, meaning: "activity at or above this begins a shake", range: 0...1e6),
-    RuleParameter(name: "end", unit: "rad/s", defaultValue: 2, meaning: "activity below this ends it", range: 0...1e6),
+    RuleParameter(name: "begin", unit: "rad/s", defaultValue: 8, meaning: "activity at or above this begins a shake", range: 0...1e6),
+    RuleParameter(name: "end", unit: "rad/s", defaultValue: 1, meaning: "activity below this ends it", range: 0...1e6),
     RuleParameter(name: "min_s", unit: "s", defaultValue: 0.25, meaning: "a shake ending sooner is dropped (a tap, a knock)", range: 0...3600),
     RuleParameter(name: "max_s", unit: "s", defaultValue: 10, meaning: "a shake lasting longer is cancelled", range: 1e-3...3600),
     RuleParameter(name: "refractory_s", unit: "s", defaultValue: 1, meaning: "no new shake begins this soon after the previous start", range: 0...3600),

@@ -89,3 +89,28 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     #expect(try accelkit(["evaluate", makeDataset(), "--param", "seismic.nope=1"]).status == 64)
   }
 }
+
+@Suite struct MainJobTests {
+  /// notebooks-out holds what the README's main command writes with the current code.
+  @Test func notebooksOutIsCurrent() throws {
+    let out = Paths.temporaryDirectory()
+    let result = try accelkit([], shell: "cd '\(Paths.packageRoot)' && ACCELKIT evaluate datasets/test -o '\(out)' --format csv")
+    #expect(result.status == 0, "\(result.stderr)")
+    for name in ["summary.csv", "per-trace.csv", "detections.csv"] {
+      let committed = readFile(Paths.packageRoot + "/notebooks-out/" + name)
+      #expect(committed != nil && committed == readFile(out + "/" + name), "notebooks-out/\(name) is stale: run the README's main command")
+    }
+  }
+
+  /// The bundled datasets are what their README's command generates.
+  @Test func datasetsAreReproducible() throws {
+    for (name, seed) in [("train", 1), ("test", 2)] {
+      let out = Paths.temporaryDirectory() + "/" + name
+      let result = try accelkit(["generate", "-o", out, "--traces", "12", "--seed", "\(seed)"])
+      #expect(result.status == 0)
+      for file in ["manifest.csv", "000.csv", "005.events.csv", "011.truth.csv"] {
+        #expect(readFile(Paths.packageRoot + "/datasets/\(name)/" + file) == readFile(out + "/" + file), "datasets/\(name)/\(file)")
+      }
+    }
+  }
+}

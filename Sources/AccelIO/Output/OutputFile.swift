@@ -216,3 +216,19 @@ public final class OutputFile {
     committed = true
   }
 }
+
+/// Creates the folder `path` and any missing parents (an existing folder is fine).
+public func makeDirectories(_ path: String) throws {
+  var prefix = path.hasPrefix("/") ? "" : "."
+  for part in path.split(separator: "/") {
+    prefix += "/" + part
+    var st = stat()
+    if stat(prefix, &st) == 0 {
+      guard (st.st_mode & S_IFMT) == S_IFDIR else { throw AccelError.io(path: path, reason: "\(prefix) is not a directory") }
+      continue
+    }
+    if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+      throw AccelError.io(path: path, reason: String(cString: strerror(errno)))
+    }
+  }
+}

@@ -146,10 +146,22 @@ struct Evaluate: ParsableCommand {
       for (name, values) in grids[rule] ?? [] {
         combos = combos.flatMap { c in values.map { v in c.merging([name: v]) { $1 } } }
       }
+      let ruleType = ShakeRules.named(rule)!
+      var skipped = 0
       for c in combos {
-        _ = try ShakeRules.resolve(c, for: ShakeRules.named(rule)!)
+        _ = try ShakeRules.resolve(c, for: ruleType)
+        if grids[rule] != nil {
+          // A grid may cross a rule's own constraints (angular-change needs end <= begin): skip those.
+          guard (try? ruleType.init(rate: 100, parameters: c)) != nil else {
+            skipped += 1
+            continue
+          }
+        } else {
+          _ = try ruleType.init(rate: 100, parameters: c)
+        }
         result.append(RuleSetting(rule: rule, parameters: c))
       }
+      if skipped > 0 { Diagnostics.note("skipped \(skipped) \(rule) settings the rule refuses") }
     }
     return result
   }
