@@ -1,6 +1,6 @@
 /// Writes Doubles as the shortest decimal text that reads back to the same value.
 ///
-/// For ordinary magnitudes (1e-5 <= |v| < 1e15) it looks for the fewest fraction digits k (0...17)
+/// For ordinary magnitudes (1e-5 <= |v| < 1e15) it looks for the fewest fraction digits k (0...8)
 /// such that `round(v * 10^k) / 10^k` reads back exactly (checked with the same correctly rounded
 /// operation a reader uses), and prints that fixed-point number: `0.0123`, `-1.5`, `100`. Other
 /// values, and the rare case where no such k is found, use Swift's own shortest form
@@ -14,16 +14,15 @@ enum _NumberFormatter {
   static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
     let magnitude = abs(value)
     if magnitude >= 1e-5 && magnitude < 1e15 {
+      // Values with up to 8 decimals (what loggers write) print in fixed point; longer ones go
+      // to Swift's shortest form below, which is the same text for them in this range.
       var k = 0
-      while k <= 17 {
-        let scaled = (magnitude * powers[k]).rounded()
-        if scaled < 9_007_199_254_740_992 {
-          let back = scaled / powers[k]
-          if back == magnitude {
-            return writeFixed(UInt64(scaled), fractionDigits: k, negative: value < 0, to: out)
-          }
-        } else {
-          break
+      while k <= 8 {
+        let product = magnitude * powers[k]
+        if product >= 9_007_199_254_740_992 { break }
+        let scaled = Double(Int64(product + 0.5))
+        if scaled / powers[k] == magnitude {
+          return writeFixed(UInt64(scaled), fractionDigits: k, negative: value < 0, to: out)
         }
         k += 1
       }
@@ -110,4 +109,11 @@ public func formatNumber(_ value: Double) -> String {
     let n = _NumberFormatter.write(value, to: buffer.baseAddress!)
     return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self)
   }
+}
+
+/// Writes the shortest round-trip text of `value` at `out` (at most 32 bytes) and returns its
+/// length: for writers that format straight into an `OutputFile.withSpace` buffer.
+@inline(__always)
+public func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+  _NumberFormatter.write(value, to: out)
 }

@@ -97,6 +97,7 @@ struct Orientation: ParsableCommand {
     }
     var lastRoll = 0.0
     var line = ""
+    let classNames = Dictionary(uniqueKeysWithValues: DeviceOrientation.allCases.map { ($0, Array($0.rawValue.utf8)) })
     while let block = try stream.next() {
       var gx = block.x, gy = block.y, gz = block.z
       gravityFilter?.process(&gx, &gy, &gz)
@@ -106,7 +107,7 @@ struct Orientation: ParsableCommand {
         let magnitude = (block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i]).squareRoot()
         if events {
           if let e = announcer.add(t: block.t[i], gravity: g, magnitude: magnitude) {
-            line += "\(formatNumber(e.t)),\(e.from.rawValue),\(e.to.rawValue)\n"
+            try file.write("\(formatNumber(e.t)),\(e.from.rawValue),\(e.to.rawValue)\n")
           }
           continue
         }
@@ -124,11 +125,24 @@ struct Orientation: ParsableCommand {
           first = roll
           second = pair.pitch
         }
-        let cls = classifier.classify(gravity: g, magnitude: magnitude)
-        line += formatNumber(block.t[i]) + "," + formatNumber(first) + "," + formatNumber(second) + ","
-          + formatNumber(Attitude.tilt(g.0, g.1, g.2)) + "," + formatNumber(Attitude.upAngle(g.0, g.1)) + "," + cls.rawValue + "\n"
+        let name = classNames[classifier.classify(gravity: g, magnitude: magnitude)]!
+        let values = (block.t[i], first, second, Attitude.tilt(g.0, g.1, g.2), Attitude.upAngle(g.0, g.1))
+        try file.withSpace(5 * 33 + 32) { out in
+          var w = writeNumber(values.0, to: out)
+          for v in [values.1, values.2, values.3, values.4] {
+            out[w] = UInt8(ascii: ",")
+            w += 1 + writeNumber(v, to: out + w + 1)
+          }
+          out[w] = UInt8(ascii: ",")
+          w += 1
+          for c in name {
+            out[w] = c
+            w += 1
+          }
+          out[w] = UInt8(ascii: "\n")
+          return w + 1
+        }
       }
-      try file.write(line)
     }
     try file.commit()
     Diagnostics.reportSkips(stream.source)
