@@ -156,6 +156,24 @@ def tasks(accelkit, csv_path, npy_path):
                 "a = np.load(sys.argv[1])\n"
                 "result = [signal.welch(a[c], fs=100, nperseg=256) for c in 'xyz']\n")),
         ], npy_path),
+        ("roll/pitch/orientation (from NPY)", [accelkit, "orientation", npy_path, "-o", null], [
+            ("numpy.load + lfilter + numpy angles (in memory)", python_task(
+                "import numpy as np\nfrom scipy import signal\n#--\n"
+                "a = np.load(sys.argv[1])\n"
+                "al = 0.01 / (0.2 + 0.01); b, c = [al], [1.0, al - 1.0]\n"
+                "g = [signal.lfilter(b, c, a[k], zi=signal.lfilter_zi(b, c) * a[k][0])[0] for k in 'xyz']\n"
+                "pitch = np.degrees(np.arctan2(-g[1], np.hypot(g[0], g[2]))); roll = np.degrees(np.arctan2(g[0], -g[2]))\n"
+                "tilt = np.degrees(np.arccos(np.clip(-g[2] / np.sqrt(g[0]**2 + g[1]**2 + g[2]**2), -1, 1)))\n"
+                "result = (roll, pitch, tilt, np.arctan2(g[1], -g[0]))\n")),
+            ("the same + pandas.DataFrame.to_csv", python_task(
+                "import numpy as np, pandas as pd\nfrom scipy import signal\n#--\n"
+                "a = np.load(sys.argv[1])\n"
+                "al = 0.01 / (0.2 + 0.01); b, c = [al], [1.0, al - 1.0]\n"
+                "g = [signal.lfilter(b, c, a[k], zi=signal.lfilter_zi(b, c) * a[k][0])[0] for k in 'xyz']\n"
+                "pitch = np.degrees(np.arctan2(-g[1], np.hypot(g[0], g[2]))); roll = np.degrees(np.arctan2(g[0], -g[2]))\n"
+                "tilt = np.degrees(np.arccos(np.clip(-g[2] / np.sqrt(g[0]**2 + g[1]**2 + g[2]**2), -1, 1)))\n"
+                "pd.DataFrame({'t': a['t'], 'roll': roll, 'pitch': pitch, 'tilt': tilt, 'up_angle': np.arctan2(g[1], -g[0])}).to_csv('/dev/null', index=False)\n")),
+        ], npy_path),
         ] + [
         ("shake rule %s (from NPY)" % rule, [accelkit, "detect-shakes", "--rule", rule, npy_path, "-o", null], [
             ("numpy/scipy + Python state machine", python_task(
