@@ -40,3 +40,45 @@ import Testing
     #expect(try accelkit(["orientation", "--cutoff", "30", trace]).status == 64)  // at Nyquist of 50 Hz
   }
 }
+
+/// accelkit orientation on the generated test set against the generator's truth: where the
+/// reading is within 0.05 g of 1 g and away from the poles, median roll and pitch errors stay
+/// within a few degrees (sensor bias, scale error and the low-pass lag through turns).
+@Suite struct OrientationTruthTests {
+  func columns(_ path: String) -> [String: [Double]] {
+    let text = String(decoding: readFile(path)!, as: UTF8.self)
+    let lines = text.split(separator: "\n")
+    let header = lines[0].split(separator: ",").map(String.init)
+    var out: [String: [Double]] = [:]
+    for line in lines.dropFirst() {
+      for (k, field) in line.split(separator: ",").enumerated() where k < header.count {
+        out[header[k], default: []].append(Double(field) ?? .nan)
+      }
+    }
+    return out
+  }
+
+  @Test func generatedTracesAgreeWithTheirTruth() throws {
+    var rollErrors: [Double] = []
+    var pitchErrors: [Double] = []
+    for i in 0..<12 {
+      let name = String(format: "%03d", i)
+      let trace = Paths.packageRoot + "/datasets/test/\(name).csv"
+      let out = Paths.temporaryDirectory() + "/o.csv"
+      #expect(try accelkit(["orientation", trace, "-o", out]).status == 0)
+      let ours = columns(out), truth = columns(Paths.packageRoot + "/datasets/test/\(name).truth.csv"), raw = columns(trace)
+      for k in 0..<min(ours["roll"]!.count, truth["roll"]!.count) {
+        let m = (raw["x"]![k] * raw["x"]![k] + raw["y"]![k] * raw["y"]![k] + raw["z"]![k] * raw["z"]![k]).squareRoot()
+        guard abs(m - 1) < 0.05, abs(truth["pitch"]![k]) < 80 else { continue }
+        var d = abs(ours["roll"]![k] - truth["roll"]![k]).truncatingRemainder(dividingBy: 360)
+        if d > 180 { d = 360 - d }
+        rollErrors.append(d)
+        pitchErrors.append(abs(ours["pitch"]![k] - truth["pitch"]![k]))
+      }
+    }
+    func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    #expect(rollErrors.count > 10_000)
+    #expect(median(rollErrors) < 4, "median roll error \(median(rollErrors))")
+    #expect(median(pitchErrors) < 4, "median pitch error \(median(pitchErrors))")
+  }
+}
