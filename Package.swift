@@ -5,7 +5,7 @@ let package = Package(
   name: "accelkit",
   products: [
     .executable(name: "accelkit", targets: ["AccelKitCLI"]),
-    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis"]),
+    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -29,6 +29,7 @@ let package = Package(
     .target(name: "AccelGestures", dependencies: ["AccelCore"]),
     .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures"]),
     .target(name: "AccelSynthesis", dependencies: ["AccelCore"]),
+    .target(name: "AccelSimulation"),
     .target(
       name: "AccelSpectral",
       dependencies: ["AccelCore", "CFFTW"],
@@ -37,7 +38,7 @@ let package = Package(
     .executableTarget(
       name: "AccelKitCLI",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis",
+        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [.linkedLibrary("m")]
@@ -48,6 +49,7 @@ let package = Package(
     .testTarget(name: "AccelFiltersTests", dependencies: ["AccelFilters", "TestSupport"]),
     .testTarget(name: "AccelGesturesTests", dependencies: ["AccelGestures", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelEvaluationTests", dependencies: ["AccelEvaluation", "TestSupport"]),
+    .testTarget(name: "AccelSimulationTests", dependencies: ["AccelSimulation"]),
     .testTarget(name: "AccelOrientationTests", dependencies: ["AccelOrientation", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
     .testTarget(

@@ -1,0 +1,148 @@
+import AccelCore
+import AccelIO
+import AccelSimulation
+import ArgumentParser
+
+struct Simulate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Replay a recording through the seed's tilt toys: the bouncing ball and the sliding butterfly.",
+    subcommands: [Ball.self, Slide.self])
+}
+
+/// Options both toys share.
+struct SimulationOptions: ParsableArguments {
+  @OptionGroup(title: "Input") var input: InputOptions
+
+  @Argument(help: "The trace (`-` for stdin).")
+  var trace: String = "-"
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("The output CSV (`-` for stdout).", valueName: "path"))
+  var output: String = "-"
+
+  @Option(help: ArgumentHelp("Also draw the path as SVG.", valueName: "path"))
+  var svg: String?
+
+  @Option(help: ArgumentHelp("The view size in points.", valueName: "WxH"))
+  var view: String = "320x460"
+
+  func size() throws -> (Double, Double) {
+    let parts = view.lowercased().split(separator: "x").compactMap { Double($0) }
+    guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
+      throw ValidationError("--view takes WIDTHxHEIGHT in points, e.g. 320x460; got \"\(view)\"")
+    }
+    return (parts[0], parts[1])
+  }
+
+  func validate() throws { _ = try size() }
+}
+
+/// A path drawn as plain SVG: the view, the path, marked points.
+func pathSVG(width: Double, height: Double, points: [(Double, Double)], marks: [(Double, Double)], title: String) -> String {
+  var text = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" viewBox=\"0 0 \(formatNumber(width)) \(formatNumber(height))\">\n"
+  text += "<title>\(title)</title>\n"
+  text += "<rect x=\"0\" y=\"0\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" fill=\"#ffffff\" stroke=\"#333333\"/>\n"
+  func r(_ v: Double) -> String { formatNumber((v * 100).rounded() / 100) }
+  if !points.isEmpty {
+    text += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1\" points=\""
+    text += points.map { "\(r($0.0)),\(r($0.1))" }.joined(separator: " ")
+    text += "\"/>\n"
+    text += "<circle cx=\"\(r(points.last!.0))\" cy=\"\(r(points.last!.1))\" r=\"6\" fill=\"#1f77b4\"/>\n"
+  }
+  for m in marks { text += "<circle cx=\"\(r(m.0))\" cy=\"\(r(m.1))\" r=\"3\" fill=\"#d62728\"/>\n" }
+  return text + "</svg>\n"
+}
+
+struct Ball: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Roll the seed's bouncing ball with each reading; write t,x,y,vx,vy,bounce.",
+    discussion: """
+      velocity += (a_x, -a_y), each component capped to [-cap, cap]; position += velocity; past \
+      an edge of the view less the margin the position is reflected and that velocity becomes \
+      -damping times itself (bounce counts the edges hit: when the phone would vibrate).
+
+      Examples:
+        accelkit simulate ball walk.csv -o ball.csv --svg ball.svg
+        accelkit simulate ball --view 390x844 --damping 0.5 walk.csv -o ball.csv
+      """)
+
+  @OptionGroup var options: SimulationOptions
+
+  @Option(help: "The velocity kept, reversed, at a bounce.")
+  var damping: Double = 0.75
+
+  @Option(help: ArgumentHelp("The largest speed per step on each axis.", valueName: "points"))
+  var cap: Double = 32
+
+  @Option(help: ArgumentHelp("The distance from the view's edges where the ball bounces.", valueName: "points"))
+  var margin: Double = 8
+
+  func run() throws {
+    let (w, h) = try options.size()
+    guard margin >= 0 && 2 * margin < min(w, h) else { throw AccelError.usage("--margin must leave room inside the view, got \(margin)") }
+    let (source, input) = try TraceOpener.open(path: options.trace, settings: try options.input.settings())
+    var ball = BouncingBall(width: w, height: h, margin: margin, damping: damping, cap: cap)
+    let table = try CSVTableWriter(
+      output: try OutputFile(path: options.output, inputs: [input]), names: ["t", "x", "y", "vx", "vy", "bounce"])
+    var points: [(Double, Double)] = []
+    var marks: [(Double, Double)] = []
+    while let block = try source.next() {
+      var columns = [[Double]](repeating: [], count: 6)
+      for i in 0..<block.count {
+        let b = ball.step(ax: block.x[i], ay: block.y[i])
+        for (k, v) in [block.t[i], ball.x, ball.y, ball.vx, ball.vy, Double(b)].enumerated() { columns[k].append(v) }
+        if options.svg != nil {
+          points.append((ball.x, ball.y))
+          if b > 0 { marks.append((ball.x, ball.y)) }
+        }
+      }
+      try table.write(columns: columns)
+    }
+    try table.finish()
+    if let svg = options.svg {
+      let file = try OutputFile(path: svg, inputs: [input])
+      try file.write(pathSVG(width: w, height: h, points: points, marks: marks, title: "bouncing ball: \(source.metadata.name)"))
+      try file.commit()
+    }
+  }
+}
+
+struct Slide: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Slide the seed's butterfly with each reading; write t,x,y,vx,vy,angle.",
+    discussion: """
+      With xx = -a_x and yy = a_y: heading = atan2(yy, xx); an axis' factor (from 2.0) grows by \
+      0.85 when the tilt opposes the motion on it; velocity = -factor * xx (and yy). A timer every \
+      0.03 s of trace time moves the object by its velocity on each axis separately, refusing \
+      moves that leave the view, and turns it to heading + pi/2. The original's C abs() truncated \
+      these floats to integers; this uses the intended fabs.
+
+      Examples:
+        accelkit simulate slide walk.csv -o slide.csv --svg slide.svg
+      """)
+
+  @OptionGroup var options: SimulationOptions
+
+  func run() throws {
+    let (w, h) = try options.size()
+    let (source, input) = try TraceOpener.open(path: options.trace, settings: try options.input.settings())
+    var object = SlidingObject(width: w, height: h)
+    let table = try CSVTableWriter(
+      output: try OutputFile(path: options.output, inputs: [input]), names: ["t", "x", "y", "vx", "vy", "angle"])
+    var points: [(Double, Double)] = []
+    while let block = try source.next() {
+      var columns = [[Double]](repeating: [], count: 6)
+      for i in 0..<block.count {
+        object.reading(t: block.t[i], ax: block.x[i], ay: block.y[i])
+        for (k, v) in [block.t[i], object.x, object.y, object.vx, object.vy, object.angle].enumerated() { columns[k].append(v) }
+        if options.svg != nil { points.append((object.x, object.y)) }
+      }
+      try table.write(columns: columns)
+    }
+    try table.finish()
+    if let svg = options.svg {
+      let file = try OutputFile(path: svg, inputs: [input])
+      try file.write(pathSVG(width: w, height: h, points: points, marks: [], title: "sliding butterfly: \(source.metadata.name)"))
+      try file.commit()
+    }
+  }
+}
