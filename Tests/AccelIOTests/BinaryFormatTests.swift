@@ -110,7 +110,7 @@ import Testing
   @Test func wrongMagic() {
     let path = temporaryFile("bad.npy", "t,x,y,z\n0,1,2,3\n")
     #expect(message(accelError { _ = try readTrace(path) }, in: path) == "Error: bad.npy: byte 0: not an NPY file: it does not start "
-      + "with the NPY magic bytes \\x93NUMPY\nHint: for CSV or raw input, name the format with --from csv|raw")
+      + "with the NPY magic bytes \\x93NUMPY\nHint: for CSV or raw input, name the format with --input-format csv|raw")
   }
 
   @Test func malformedHeaders() {

@@ -96,7 +96,7 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     let out = Paths.temporaryDirectory()
     let result = try accelkit([], shell: "cd '\(Paths.packageRoot)' && ACCELKIT evaluate datasets/test -o '\(out)' --format csv")
     #expect(result.status == 0, "\(result.stderr)")
-    for name in ["summary.csv", "per-trace.csv", "detections.csv"] {
+    for name in ["summary.csv", "per-trace.csv", "detections.csv", "index.html"] {
       let committed = readFile(Paths.packageRoot + "/notebooks-out/" + name)
       #expect(committed != nil && committed == readFile(out + "/" + name), "notebooks-out/\(name) is stale: run the README's main command")
     }

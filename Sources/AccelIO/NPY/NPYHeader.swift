@@ -36,7 +36,7 @@ public struct NPYHeader: Equatable, Sendable {
       throw AccelError.data(
         DataLocation(file: name, byteOffset: 0),
         "not an NPY file: it does not start with the NPY magic bytes \\x93NUMPY",
-        hint: "for CSV or raw input, name the format with --from csv|raw")
+        hint: "for CSV or raw input, name the format with --input-format csv|raw")
     }
     let major = fixed[6]
     var headerLength: Int

@@ -2,6 +2,7 @@ import AccelCore
 import AccelEvaluation
 import AccelGestures
 import AccelIO
+import AccelPlot
 import ArgumentParser
 import Foundation
 
@@ -206,6 +207,49 @@ struct Evaluate: ParsableCommand {
     }
   }
 
+  /// index.html: the summary table, the precision/recall curve (with a sweep) and, per rule, one
+  /// example trace with its annotations and that rule's detections.
+  func writeIndex(_ report: EvaluationReport, jobs: [Job], annotations: [[LabeledInterval]], to directory: String) throws {
+    var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>accelkit evaluation</title>\n"
+    html += "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:first-child,td:nth-child(2){text-align:left}</style>\n"
+    html += "</head><body>\n<h1>accelkit evaluation</h1>\n<p>\(escapeXML(dataset)): \(report.traces.count) traces, label \"\(escapeXML(label))\", tolerance \(formatNumber(tolerance)) s.</p>\n"
+    html += "<h2>Summary</h2>\n<table>\n<tr><th>rule</th><th>params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>median onset error (s)</th><th>median delay (s)</th><th>false alarms / h</th></tr>\n"
+    func f(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
+    for (i, s) in report.settings.enumerated() {
+      let m = report.summary[i]
+      html += "<tr><td>\(s.rule)</td><td>\(escapeXML(s.parameterText.isEmpty ? "defaults" : s.parameterText))</td><td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td><td>\(f(m.f1))</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td><td>\(f(m.falseAlarmsPerHour))</td></tr>\n"
+    }
+    html += "</table>\n"
+    // Precision against recall: a curve per rule with --sweep, a point per rule without.
+    let rows = report.settings.enumerated().map { i, s in
+      (rule: s.rule, params: s.parameterText, precision: report.summary[i].precision, recall: report.summary[i].recall, f1: report.summary[i].f1)
+    }
+    html += "<h2>Precision and recall</h2>\n" + Plots.precisionRecall(rows: rows, title: report.sweeping ? "precision / recall per setting" : "precision / recall per rule")
+    html += "<h2>Examples</h2>\n"
+    var shown: Set<String> = []
+    for (i, s) in report.settings.enumerated() where !shown.contains(s.rule) {
+      // The first trace where this rule detected something and there is something to find.
+      guard let k = report.traces.indices.first(where: { !report.traces[$0].detections[i].isEmpty && annotations[$0].contains { $0.label == label } })
+        ?? report.traces.indices.first(where: { !report.traces[$0].detections[i].isEmpty })
+      else { continue }
+      shown.insert(s.rule)
+      let (source, _) = try TraceOpener.open(path: jobs[k].trace, settings: jobs[k].readSettings)
+      let samples = try source.readAll()
+      let truth = annotations[k].filter { $0.label == label }.map { PlotEvent(start: $0.start, end: $0.end, label: $0.label) }
+      let detections = report.traces[k].detections[i].map { d in
+        PlotEvent(start: d.detection.start, end: d.detection.end, label: d.match == nil ? "false alarm" : "detected")
+      }
+      html += "<h3>\(s.rule) on \(escapeXML(report.traces[k].name))</h3>\n"
+      html += Plots.trace(
+        t: samples.t, x: samples.x, y: samples.y, z: samples.z, events: [truth, detections], eventNames: ["truth", s.rule],
+        title: "\(report.traces[k].name): truth (top band) and \(s.rule) (bottom band)")
+    }
+    html += "</body></html>\n"
+    let file = try OutputFile(path: directory + "/index.html")
+    try file.write(html)
+    try file.commit()
+  }
+
   func run() throws {
     let settings = try settings()
     let jobs = try jobsToRun()
@@ -243,7 +287,10 @@ struct Evaluate: ParsableCommand {
       }
     }
     let report = EvaluationReport(settings: settings, traces: evaluations, sweeping: !sweeps.isEmpty)
-    if let output { try report.write(to: output, inputs: []) }
+    if let output {
+      try report.write(to: output, inputs: [])
+      try writeIndex(report, jobs: jobs, annotations: annotations, to: output)
+    }
     let chosen = format ?? (Diagnostics.stdoutIsTerminal ? .table : .csv)
     switch chosen {
     case .table: try writeStdout(report.table())

@@ -10,7 +10,7 @@ extension SamplePrecision: ExpressibleByArgument {}
 
 /// How to read input traces: shared by every command that reads one.
 struct InputOptions: ParsableArguments {
-  @Option(name: .customLong("from"), help: "The input format: csv, tsv, npy or raw (default: from the extension or the content).")
+  @Option(name: .customLong("input-format"), help: "The input format: csv, tsv, npy or raw (default: from the extension or the content).")
   var format: TraceFormat?
 
   @Option(help: ArgumentHelp("Set the CSV delimiter: comma, tab, semicolon, space or one character (default: detected).", valueName: "char"))

@@ -1,0 +1,175 @@
+import AccelCore
+import AccelEvaluation
+import AccelFilters
+import AccelIO
+import AccelOrientation
+import AccelPlot
+import AccelSpectral
+import ArgumentParser
+
+struct Plot: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Draw traces, events, spectra, spectrograms, precision/recall curves and orientation as plain SVG.",
+    discussion: """
+      Files are small, deterministic SVG written by accelkit itself (long traces are thinned to \
+      the minimum and maximum of each pixel column, so no peak is lost). Plots hold the data \
+      they draw.
+
+      Examples:
+        accelkit plot trace walk.csv --events truth.csv --events detections.csv -o walk.svg
+        accelkit plot spectrum walk.csv -o psd.svg
+        accelkit plot spectrogram walk.csv -o sg.svg
+        accelkit plot pr notebooks-out/sweep.csv -o pr.svg
+        accelkit plot orientation walk.csv -o attitude.svg
+      """,
+    subcommands: [PlotTrace.self, PlotSpectrum.self, PlotSpectrogram.self, PlotPR.self, PlotOrientation.self])
+}
+
+/// Reads a whole trace (optionally a time window) for plotting.
+func readForPlot(_ input: InputOptions, _ path: String, from: Double?, to: Double?) throws -> (SampleBlock, TraceStream) {
+  let stream = try TraceStream(path: path, settings: try input.settings(), resample: nil)
+  var all = SampleBlock()
+  while let block = try stream.next() {
+    for i in 0..<block.count where (from.map { block.t[i] >= $0 } ?? true) && (to.map { block.t[i] <= $0 } ?? true) {
+      all.append(t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i])
+    }
+  }
+  guard !all.isEmpty else { throw AccelError.usage("no samples of \(stream.name) fall in the time window given") }
+  return (all, stream)
+}
+
+func writeSVG(_ text: String, to path: String, inputs: [ByteInput]) throws {
+  let file = try OutputFile(path: path, inputs: inputs)
+  try file.write(text)
+  try file.commit()
+}
+
+struct PlotTrace: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "trace", abstract: "Plot x, y, z and |a| over time with event spans (truth and detections in different colours).")
+  @OptionGroup(title: "Input") var input: InputOptions
+  @Argument(help: "The trace.") var trace: String
+  @Option(help: ArgumentHelp("An events CSV to shade (repeatable: the first is drawn as truth, the second as detections).", valueName: "events.csv"))
+  var events: [String] = []
+  @Option(help: ArgumentHelp("Start of the time window.", valueName: "seconds")) var from: Double?
+  @Option(help: ArgumentHelp("End of the time window.", valueName: "seconds")) var to: Double?
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+
+  func validate() throws {
+    if events.count > 2 { throw ValidationError("give at most two --events files (truth and detections)") }
+  }
+
+  func run() throws {
+    let (samples, stream) = try readForPlot(input, trace, from: from, to: to)
+    let sets = try events.map { path in
+      try EventsFile.read(path: path).map { PlotEvent(start: $0.start, end: $0.end, label: $0.label) }
+    }
+    let names = events.enumerated().map { k, path in (events.count == 2 ? (k == 0 ? "truth: " : "detections: ") : "") + String(path.split(separator: "/").last ?? "") }
+    let svg = Plots.trace(t: samples.t, x: samples.x, y: samples.y, z: samples.z, events: sets, eventNames: names, title: stream.name)
+    try writeSVG(svg, to: output, inputs: [stream.input])
+  }
+}
+
+struct PlotSpectrum: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "spectrum", abstract: "Plot the Welch PSD of x, y, z and |a| on a log scale, dominant peaks marked.")
+  @OptionGroup(title: "Input") var input: InputOptions
+  @Argument(help: "The trace.") var trace: String
+  @Option(help: "Samples per segment.") var segment: Int = 256
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+
+  func run() throws {
+    let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
+    let seg = min(segment, samples.count)
+    let settings = try SpectralSettings(rate: stream.rate, segment: seg, overlap: seg / 2, window: .hann, detrend: .constant, scaling: .density)
+    let chans = channels(samples)
+    let series = try ["x", "y", "z", "norm"].map { name -> (String, [Double]) in
+      let welch = WelchEstimator(settings)
+      welch.add(chans[name]!)
+      guard let p = welch.result() else { throw AccelError.data(DataLocation(file: stream.name), "the trace is too short for a spectrum") }
+      return (name == "norm" ? "|a|" : name, p)
+    }
+    let svg = Plots.spectrum(frequencies: settings.frequencies, series: series, unit: "PSD (g^2/Hz)", title: "\(stream.name): Welch PSD, \(seg)-sample segments")
+    try writeSVG(svg, to: output, inputs: [stream.input])
+  }
+}
+
+struct PlotSpectrogram: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "spectrogram", abstract: "Plot the spectrogram of one channel as a heat map with a colour bar.")
+  @OptionGroup(title: "Input") var input: InputOptions
+  @Argument(help: "The trace.") var trace: String
+  @Option(help: "The channel: x, y, z or norm.") var axis: String = "norm"
+  @Option(help: "Samples per segment.") var segment: Int = 128
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+
+  func validate() throws {
+    if !["x", "y", "z", "norm"].contains(axis) { throw ValidationError("--axis takes x, y, z or norm, got \"\(axis)\"") }
+  }
+
+  func run() throws {
+    let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
+    let seg = min(segment, samples.count)
+    let settings = try SpectralSettings(rate: stream.rate, segment: seg, overlap: seg / 2, window: .hann, detrend: .constant, scaling: .density)
+    let frames = SpectrogramEstimator(settings).add(channels(samples)[axis]!)
+    let t0 = samples.t[0]
+    let svg = Plots.spectrogram(
+      times: frames.map { t0 + $0.time }, frequencies: settings.frequencies, power: frames.map(\.power),
+      title: "\(stream.name): spectrogram of \(axis == "norm" ? "|a|" : axis) (g^2/Hz)")
+    try writeSVG(svg, to: output, inputs: [stream.input])
+  }
+}
+
+struct PlotPR: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "pr", abstract: "Plot precision against recall per rule from an evaluate sweep.csv, best F1 marked.")
+  @Argument(help: "A sweep.csv (or summary.csv) written by accelkit evaluate.") var sweep: String
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+
+  func run() throws {
+    let rows = try readCurve(sweep)
+    try writeSVG(Plots.precisionRecall(rows: rows, title: "precision / recall: \(sweep)"), to: output, inputs: [])
+  }
+}
+
+/// Reads rule, params, precision, recall and f1 from an evaluate CSV.
+func readCurve(_ path: String) throws -> [(rule: String, params: String, precision: Double, recall: Double, f1: Double)] {
+  let bytes = try ByteInput.readAll(path: path)
+  let lines = bytes.split(separator: UInt8(ascii: "\n")).map { CSVDialect.split($0, delimiter: UInt8(ascii: ",")) }
+  guard let header = lines.first, let r = header.firstIndex(of: "rule"), let p = header.firstIndex(of: "params"),
+    let pr = header.firstIndex(of: "precision"), let re = header.firstIndex(of: "recall"), let f = header.firstIndex(of: "f1")
+  else { throw AccelError.data(DataLocation(file: path, line: 1), "not an accelkit sweep.csv or summary.csv (needs rule, params, precision, recall, f1)") }
+  return try lines.enumerated().dropFirst().map { k, row in
+    guard row.count > max(r, p, pr, re, f), let a = Double(row[pr]), let b = Double(row[re]), let c = Double(row[f]) else {
+      throw AccelError.data(DataLocation(file: path, line: k + 1), "expected numbers in precision, recall and f1")
+    }
+    return (row[r], row[p], a, b, c)
+  }
+}
+
+struct PlotOrientation: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "orientation", abstract: "Plot roll and pitch over time with the orientation class as a band.")
+  @OptionGroup(title: "Input") var input: InputOptions
+  @Argument(help: "The trace.") var trace: String
+  @Flag(help: "Use the readings as gravity, without low-pass filtering.") var raw = false
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+
+  func run() throws {
+    let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
+    var gx = samples.x, gy = samples.y, gz = samples.z
+    if !raw {
+      var low = ExponentialLowpass3(alpha: try ExponentialDesign.alpha(cutoff: Orientation.defaultCutoff, rate: stream.rate), initialization: .steady)
+      low.process(&gx, &gy, &gz)
+    }
+    let classifier = OrientationClassifier()
+    var roll: [Double] = [], pitch: [Double] = [], classes: [String] = []
+    var last = 0.0
+    for i in 0..<samples.count {
+      let r = Attitude.roll(gx[i], gy[i], gz[i]) ?? last
+      last = r
+      roll.append(r)
+      pitch.append(Attitude.pitch(gx[i], gy[i], gz[i]))
+      let m = (samples.x[i] * samples.x[i] + samples.y[i] * samples.y[i] + samples.z[i] * samples.z[i]).squareRoot()
+      classes.append(classifier.classify(gravity: (gx[i], gy[i], gz[i]), magnitude: m).rawValue)
+    }
+    let svg = Plots.orientation(t: samples.t, roll: roll, pitch: pitch, classes: classes, title: "\(stream.name): roll and pitch")
+    try writeSVG(svg, to: output, inputs: [stream.input])
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// An event span to shade on a trace plot.
+public struct PlotEvent: Sendable {
+  public var start: Double
+  public var end: Double
+  public var label: String
+  public init(start: Double, end: Double, label: String) {
+    self.start = start
+    self.end = end
+    self.label = label
+  }
+}
+
+public enum Plots {
+  /// Points of one series, thinned to at most two per pixel column (its minimum and maximum), so
+  /// long traces give small files that keep every peak.
+  static func thin(_ t: [Double], _ v: [Double], x: Scale, y: Scale, clamp: (Double) -> Double) -> [(Double, Double)] {
+    var out: [(Double, Double)] = []
+    var column = Int.min
+    var lo = (0.0, Double.infinity), hi = (0.0, -Double.infinity)
+    func flush() {
+      guard column != Int.min else { return }
+      if lo.0 <= hi.0 {
+        out.append((lo.0, clamp(y(lo.1))))
+        if hi.0 != lo.0 { out.append((hi.0, clamp(y(hi.1)))) }
+      } else {
+        out.append((hi.0, clamp(y(hi.1))))
+        out.append((lo.0, clamp(y(lo.1))))
+      }
+    }
+    for i in 0..<t.count where v[i].isFinite {
+      let px = x(t[i])
+      let c = Int(px.rounded(.down))
+      if c != column {
+        flush()
+        column = c
+        lo = (px, v[i])
+        hi = (px, v[i])
+      } else {
+        if v[i] < lo.1 { lo = (px, v[i]) }
+        if v[i] > hi.1 { hi = (px, v[i]) }
+      }
+    }
+    flush()
+    return out
+  }
+
+  /// x, y, z and |a| against time, with event spans (the first set as truth, the second as
+  /// detections, in different colours) and their labels.
+  public static func trace(
+    t: [Double], x: [Double], y: [Double], z: [Double], events: [[PlotEvent]], eventNames: [String],
+    title: String
+  ) -> String {
+    var norm = [Double](repeating: 0, count: t.count)
+    var lo = -1.2
+    var hi = 1.2
+    for i in 0..<t.count {
+      let a = x[i], b = y[i], c = z[i]
+      norm[i] = (a * a + b * b + c * c).squareRoot()
+      for v in [a, b, c, norm[i]] where v.isFinite {
+        lo = min(lo, v)
+        hi = max(hi, v)
+      }
+    }
+    var chart = Chart(x: (t.first ?? 0, t.last ?? 1), y: (lo, hi))
+    let colours = [Palette.truth, Palette.detection]
+    for (k, set) in events.enumerated() {
+      let half: Double = chart.plotHeight / 2
+      let band: (Double, Double) = k == 0 ? (chart.top, half) : (chart.top + half, half)
+      let full: (Double, Double) = events.count == 1 ? (chart.top, chart.plotHeight) : band
+      for e in set {
+        let x0 = max(chart.left, chart.x(e.start)), x1 = min(chart.left + chart.plotWidth, chart.x(e.end))
+        guard x1 >= x0 else { continue }
+        chart.svg.rect(x0, full.0, max(1, x1 - x0), full.1, fill: colours[k % 2], opacity: 0.18)
+        chart.svg.text(x0 + 2, full.0 + 11, e.label, size: 9, fill: colours[k % 2])
+      }
+    }
+    chart.axes(xLabel: "time (s)", yLabel: "acceleration (g)", title: title)
+    for (k, series) in [x, y, z, norm].enumerated() {
+      chart.svg.polyline(thin(t, series, x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[k], width: k == 3 ? 0.8 : 1)
+    }
+    var legend = [("x", Palette.axes[0]), ("y", Palette.axes[1]), ("z", Palette.axes[2]), ("|a|", Palette.axes[3])]
+    for (k, name) in eventNames.enumerated() { legend.append((name, colours[k % 2])) }
+    chart.legend(legend)
+    return chart.svg.render(title: title)
+  }
+
+  /// Power spectra on a log scale with each series' dominant peak marked.
+  public static func spectrum(frequencies: [Double], series: [(String, [Double])], unit: String, title: String) -> String {
+    let values = series.flatMap { $0.1.dropFirst() }.filter { $0 > 0 && $0.isFinite }
+    let lo = values.min() ?? 1e-12, hi = values.max() ?? 1
+    var chart = Chart(x: (0, frequencies.last ?? 1), y: (lo, hi), logY: true)
+    chart.axes(xLabel: "frequency (Hz)", yLabel: unit, title: title)
+    var legend: [(String, String)] = []
+    for (k, (name, power)) in series.enumerated() {
+      let colour = Palette.axes[k % 4]
+      let points = zip(frequencies, power).filter { $0.1 > 0 }.map { (chart.x($0.0), chart.clampY(chart.y($0.1))) }
+      chart.svg.polyline(points, stroke: colour)
+      if power.count > 1, let peak = power.indices.dropFirst().max(by: { power[$0] < power[$1] }), power[peak] > 0 {
+        let px = chart.x(frequencies[peak]), py = chart.clampY(chart.y(power[peak]))
+        chart.svg.circle(px, py, r: 3.5, fill: colour)
+        chart.svg.text(px + 5, py - 5, String(format: "%.3g Hz", frequencies[peak]), size: 9, fill: colour)
+      }
+      legend.append((name, colour))
+    }
+    chart.legend(legend)
+    return chart.svg.render(title: title)
+  }
+
+  /// A heat map of power (log scale) over time and frequency, with a colour bar.
+  public static func spectrogram(times: [Double], frequencies: [Double], power: [[Double]], title: String) -> String {
+    let positive = power.flatMap { $0 }.filter { $0 > 0 && $0.isFinite }
+    let lo = log10(positive.min() ?? 1e-12), hi = log10(positive.max() ?? 1)
+    let first = times.first ?? 0, last = times.last ?? 1
+    let step = times.count > 1 ? (last - first) / Double(times.count - 1) : 1
+    var chart = Chart(width: 900, height: 380, x: (first - step / 2, last + step / 2), y: (0, frequencies.last ?? 1))
+    chart.svg = SVGDocument(width: 900, height: 380)
+    let binStep = frequencies.count > 1 ? frequencies[1] - frequencies[0] : 1
+    for (f, frame) in power.enumerated() {
+      let x0 = chart.x(times[f] - step / 2), x1 = chart.x(times[f] + step / 2)
+      for (k, p) in frame.enumerated() {
+        let y0 = chart.y(frequencies[k] + binStep / 2), y1 = chart.y(frequencies[k] - binStep / 2)
+        let level = p > 0 ? (log10(p) - lo) / max(hi - lo, 1e-12) : 0
+        chart.svg.rect(x0, max(chart.top, y0), x1 - x0 + 0.3, min(chart.top + chart.plotHeight, y1) - max(chart.top, y0) + 0.3, fill: Palette.heat(level))
+      }
+    }
+    chart.axes(xLabel: "time (s)", yLabel: "frequency (Hz)", title: title)
+    // Colour bar.
+    let barX = chart.svg.width - 16
+    for i in 0..<50 {
+      let level = Double(i) / 49
+      let y = chart.top + chart.plotHeight * (1 - level)
+      chart.svg.rect(barX, y - chart.plotHeight / 50, 10, chart.plotHeight / 50 + 0.5, fill: Palette.heat(level))
+    }
+    chart.svg.text(barX + 10, chart.top - 4, String(format: "1e%.0f", hi), size: 9, anchor: "end")
+    chart.svg.text(barX + 10, chart.top + chart.plotHeight + 12, String(format: "1e%.0f", lo), size: 9, anchor: "end")
+    return chart.svg.render(title: title)
+  }
+
+  /// Precision against recall per rule, the best-F1 setting marked.
+  public static func precisionRecall(rows: [(rule: String, params: String, precision: Double, recall: Double, f1: Double)], title: String) -> String {
+    var chart = Chart(width: 640, height: 480, x: (0, 1), y: (0, 1))
+    chart.axes(xLabel: "recall", yLabel: "precision", title: title)
+    var legend: [(String, String)] = []
+    var rules: [String] = []
+    for r in rows where !rules.contains(r.rule) { rules.append(r.rule) }
+    for (k, rule) in rules.enumerated() {
+      let colour = Palette.rules[k % Palette.rules.count]
+      let points = rows.filter { $0.rule == rule }.sorted { ($0.recall, $0.precision) < ($1.recall, $1.precision) }
+      chart.svg.polyline(points.map { (chart.x($0.recall), chart.y($0.precision)) }, stroke: colour, width: 1.5)
+      for p in points { chart.svg.circle(chart.x(p.recall), chart.y(p.precision), r: 2.5, fill: colour) }
+      if let best = points.max(by: { $0.f1 < $1.f1 }) {
+        let px = chart.x(best.recall), py = chart.y(best.precision)
+        chart.svg.circle(px, py, r: 6, fill: colour)
+        chart.svg.text(px + 8, py + 4, "best F1 \(String(format: "%.3f", best.f1))\(best.params.isEmpty ? "" : " (\(best.params))")", size: 9, fill: colour)
+      }
+      legend.append((rule, colour))
+    }
+    chart.legend(legend)
+    return chart.svg.render(title: title)
+  }
+
+  /// Roll and pitch over time, with the orientation class as a band underneath.
+  public static func orientation(t: [Double], roll: [Double], pitch: [Double], classes: [String], title: String) -> String {
+    var chart = Chart(width: 900, height: 380, x: (t.first ?? 0, t.last ?? 1), y: (-180, 180))
+    chart.axes(xLabel: "time (s)", yLabel: "degrees", title: title)
+    chart.svg.polyline(thin(t, roll, x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[0])
+    chart.svg.polyline(thin(t, pitch, x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[2])
+    // The class band: one rectangle per run of the same class.
+    var runStart = 0
+    let bandY = chart.top + chart.plotHeight - 10
+    for i in 1...max(1, classes.count) where i == classes.count || classes[i] != classes[runStart] {
+      guard runStart < classes.count else { break }
+      let x0 = chart.x(t[runStart]), x1 = chart.x(t[min(i, t.count - 1)])
+      chart.svg.rect(x0, bandY, max(0.5, x1 - x0), 10, fill: Palette.classes[classes[runStart]] ?? "#cccccc")
+      runStart = i
+    }
+    var legend = [("roll", Palette.axes[0]), ("pitch", Palette.axes[2])]
+    for name in ["portrait", "portrait-upside-down", "landscape-left", "landscape-right", "face-up", "face-down", "unknown"] where classes.contains(name) {
+      legend.append((name, Palette.classes[name]!))
+    }
+    chart.legend(legend)
+    return chart.svg.render(title: title)
+  }
+}
