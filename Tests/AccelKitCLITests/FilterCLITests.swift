@@ -50,6 +50,16 @@ import Testing
     #expect(zero[0][2] == -0.98 * 0.1)
   }
 
+  @Test func highpassIsTheTraceMinusTheLowpass() throws {
+    let input = rows("t,x,y,z\n" + String(decoding: readFile(trace)!, as: UTF8.self).split(separator: "\n").dropFirst().joined(separator: "\n"))
+    let low = rows(try accelkit(["filter", "lowpass", "--alpha", "0.2", trace, "-o", "-"]).stdout)
+    let high = rows(try accelkit(["filter", "highpass", "--alpha", "0.2", trace, "-o", "-"]).stdout)
+    #expect(high.count == input.count)
+    for i in input.indices {
+      for k in 1...3 { #expect(high[i][k] == input[i][k] - low[i][k]) }
+    }
+  }
+
   @Test func gravityWritesSevenColumns() throws {
     let result = try accelkit(["filter", "gravity", "--cutoff", "0.5", trace, "-o", "-"])
     #expect(result.stdout.hasPrefix("t,gx,gy,gz,ux,uy,uz\n"))

@@ -160,21 +160,11 @@ struct RegularityCheck {
   }
 }
 
-/// Applies a per-channel filter to x, y and z of each block, keeping t.
-final class AxisStage<F> {
-  var filters: [F]
-  let apply: (inout F, inout [Double]) -> Void
-
-  init(_ make: () -> F, apply: @escaping (inout F, inout [Double]) -> Void) {
-    filters = [make(), make(), make()]
-    self.apply = apply
-  }
-
-  func callAsFunction(_ block: SampleBlock) -> [[Double]] {
-    var columns = [block.x, block.y, block.z]
-    for k in 0..<3 { apply(&filters[k], &columns[k]) }
-    return [block.t] + columns
-  }
+/// t with x, y and z filtered in place by `body`.
+func filteredAxes(_ block: SampleBlock, _ body: (inout [Double], inout [Double], inout [Double]) -> Void) -> [[Double]] {
+  var x = block.x, y = block.y, z = block.z
+  body(&x, &y, &z)
+  return [block.t, x, y, z]
 }
 
 // MARK: - Exponential options
@@ -225,11 +215,7 @@ struct Lowpass: ParsableCommand {
       var filter = ExponentialLowpass3(alpha: a, initialization: options.initialization)
       return FilterPlan(
         description: exponential.describe("exponential low-pass", alpha: a, rate: rate, highpass: false),
-        stage: { block in
-          var x = block.x, y = block.y, z = block.z
-          filter.process(&x, &y, &z)
-          return [block.t, x, y, z]
-        })
+        stage: { block in filteredAxes(block) { filter.process(&$0, &$1, &$2) } })
     }
   }
 }
@@ -245,8 +231,13 @@ struct Highpass: ParsableCommand {
   func run() throws {
     try FilterRunner.run(options) { rate in
       let a = try exponential.alpha(rate: rate)
-      let stage = AxisStage({ ExponentialHighpass(alpha: a, initialization: options.initialization) }) { $0.process(&$1) }
-      return FilterPlan(description: exponential.describe("exponential high-pass", alpha: a, rate: rate, highpass: true), stage: stage.callAsFunction)
+      var low = ExponentialLowpass3(alpha: a, initialization: options.initialization)
+      return FilterPlan(
+        description: exponential.describe("exponential high-pass", alpha: a, rate: rate, highpass: true),
+        stage: { block in
+          let smooth = filteredAxes(block) { low.process(&$0, &$1, &$2) }
+          return [block.t] + [block.x, block.y, block.z].enumerated().map { k, axis in zip(axis, smooth[k + 1]).map { $0 - $1 } }
+        })
     }
   }
 }
@@ -267,10 +258,9 @@ struct Gravity: ParsableCommand {
         columns: ["t", "gx", "gy", "gz", "ux", "uy", "uz"],
         description: exponential.describe("gravity estimate (exponential low-pass)", alpha: a, rate: rate, highpass: false),
         stage: { block in
-          var gx = block.x, gy = block.y, gz = block.z
-          low.process(&gx, &gy, &gz)
-          func minus(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { $0 - $1 } }
-          return [block.t, gx, gy, gz, minus(block.x, gx), minus(block.y, gy), minus(block.z, gz)]
+          let g = filteredAxes(block) { low.process(&$0, &$1, &$2) }
+          let user = [block.x, block.y, block.z].enumerated().map { k, axis in zip(axis, g[k + 1]).map { $0 - $1 } }
+          return g + user
         })
     }
   }
@@ -313,11 +303,7 @@ func runAppleFilter(_ kind: AppleFilter.Kind, apple: AppleOptions, options: Filt
     var filter = AppleFilter(kind: kind, constant: k, adaptive: !apple.noAdaptive, initialization: options.initialization)
     return FilterPlan(
       description: appleDescription(kind: kind, k: k, cutoff: apple.cutoff, rate: rate, adaptive: !apple.noAdaptive),
-      stage: { block in
-        var x = block.x, y = block.y, z = block.z
-        filter.process(x: &x, y: &y, z: &z)
-        return [block.t, x, y, z]
-      })
+      stage: { block in filteredAxes(block) { filter.process(x: &$0, y: &$1, z: &$2) } })
   }
 }
 
@@ -382,11 +368,7 @@ struct Butterworth: ParsableCommand {
       var filter = SOSFilter3(sections: design.sections, initialization: options.initialization)
       var plan = FilterPlan(
         description: describe(design),
-        stage: { block in
-          var x = block.x, y = block.y, z = block.z
-          filter.process(&x, &y, &z)
-          return [block.t, x, y, z]
-        })
+        stage: { block in filteredAxes(block) { filter.process(&$0, &$1, &$2) } })
       if zeroPhase {
         plan.whole = { block in
           guard let filtered = ZeroPhase.filter3(block.x, block.y, block.z, sections: design.sections) else {

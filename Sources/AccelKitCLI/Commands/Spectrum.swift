@@ -182,42 +182,37 @@ struct Spectrum: ParsableCommand {
         result[a] = estimator.result()
       }
     } else {
-      // The segment may shrink to a short trace: look at the length of what is there first.
+      // The segment may shrink to a short trace: hold samples until one segment is there.
       var held = SampleBlock()
-      var estimators: [String: WelchEstimator]? = nil
+      var estimators: [String: WelchEstimator] = [:]
       var active: SpectralSettings? = nil
-      while let block = try stream.next() {
-        if estimators == nil {
-          held.append(contentsOf: block)
-          if held.count < spectral.segment { continue }
-          let s = try spectral.settings(
-            rate: stream.rate, segment: spectral.segment, defaultOverlap: 0.5,
-            window: spectral.windowKind(default: defaultWindow), name: stream.name, length: nil)
-          active = s
-          estimators = Dictionary(uniqueKeysWithValues: axes.map { ($0, WelchEstimator(s, average: average, measure: spectral.wisdom != nil)) })
-          let chans = channels(held)
-          for a in axes { estimators![a]!.add(chans[a]!) }
-          held = SampleBlock()
-        } else {
-          let chans = channels(block)
-          for a in axes { estimators![a]!.add(chans[a]!) }
-        }
+      func feed(_ block: SampleBlock) {
+        let chans = channels(block)
+        for a in axes { estimators[a]!.add(chans[a]!) }
       }
-      if estimators == nil {
-        guard !held.isEmpty else { throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples") }
+      func start(length: Int?) throws {
         let s = try spectral.settings(
           rate: stream.rate, segment: spectral.segment, defaultOverlap: 0.5,
-          window: spectral.windowKind(default: defaultWindow), name: stream.name, length: held.count)
+          window: spectral.windowKind(default: defaultWindow), name: stream.name, length: length)
         active = s
-        let chans = channels(held)
-        estimators = Dictionary(uniqueKeysWithValues: axes.map { a in
-          let e = WelchEstimator(s, average: average, measure: spectral.wisdom != nil)
-          e.add(chans[a]!)
-          return (a, e)
-        })
+        for a in axes { estimators[a] = WelchEstimator(s, average: average, measure: spectral.wisdom != nil) }
+        feed(held)
+        held = SampleBlock()
+      }
+      while let block = try stream.next() {
+        if active != nil {
+          feed(block)
+        } else {
+          held.append(contentsOf: block)
+          if held.count >= spectral.segment { try start(length: nil) }
+        }
+      }
+      if active == nil {
+        guard !held.isEmpty else { throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples") }
+        try start(length: held.count)
       }
       settings = active!
-      for a in axes { result[a] = estimators![a]!.result() }
+      for a in axes { result[a] = estimators[a]!.result() }
     }
     spectral.saveWisdom()
     let frequencies = settings.frequencies
