@@ -22,8 +22,13 @@ public final class CSVTraceReader: TraceSource {
   private let input: ByteInput
   private let settings: TraceReadSettings
   private let conversion: SampleConversion
+  /// The bytes being parsed: `ownBuffer`, or a chunk lent by the input's read-ahead.
   private var buffer: UnsafeMutablePointer<UInt8>
+  private var ownBuffer: UnsafeMutablePointer<UInt8>
   private var capacity: Int
+  /// Whether refills take the input's chunks in place, and whether one is held.
+  private var inChunks = false
+  private var holdingChunk = false
   private var start = 0
   private var end = 0
   private var limit = 0
@@ -35,6 +40,14 @@ public final class CSVTraceReader: TraceSource {
   private let blockSize: Int
   private let codePointer: UnsafeMutablePointer<Int8>
   private let codeCount: Int
+  /// For the plain-row fast path: each field's offset into `columnBuffers` (-1: not read); nil
+  /// when a column is a sum (those rows take the general path).
+  private let plainOffsets: UnsafeMutablePointer<Int>?
+  private var plainEnabled: Bool
+  /// 10^0 ... 10^22, for the fast path (a table load rather than a jump).
+  private let powersOfTen: UnsafeMutablePointer<Double>
+  private var plainRows = 0
+  private var plainMisses = 0
   /// The error of the row being parsed, set by the slow paths.
   private var pendingError: AccelError?
 
@@ -120,6 +133,17 @@ public final class CSVTraceReader: TraceSource {
     codePointer = .allocate(capacity: max(1, codes.count))
     codePointer.initialize(from: codes, count: codes.count)
     codeCount = codes.count
+    powersOfTen = .allocate(capacity: 23)
+    for e in 0...22 { powersOfTen[e] = _FloatParser.power(e) }
+    if codes.contains(where: { $0 >= 4 }) {
+      plainOffsets = nil
+      plainEnabled = false
+    } else {
+      let offsets = UnsafeMutablePointer<Int>.allocate(capacity: max(1, codes.count))
+      for (i, code) in codes.enumerated() { offsets[i] = code < 0 ? -1 : Int(code) * blockSize }
+      plainOffsets = offsets
+      plainEnabled = true
+    }
 
     let units = try settings.units.resolve(
       names: header == nil ? [] : columns.accelerationNames, file: input.name)
@@ -133,6 +157,7 @@ public final class CSVTraceReader: TraceSource {
     self.blockSize = blockSize
     self.delimiter = delimiter
     self.buffer = buffer
+    self.ownBuffer = buffer
     self.capacity = capacity
     self.start = start
     self.end = end
@@ -144,13 +169,19 @@ public final class CSVTraceReader: TraceSource {
       name: input.name, nominalRate: settings.rate, timeFromRate: !columns.hasTime,
       precision: .float64, sourceUnits: units, sourceConvention: settings.convention)
     computeLimit()
+    if !eof {
+      input.startReadAhead(chunkSize: settings.readBufferSize)
+      inChunks = input.readsInChunks
+    }
     ok = true
   }
 
   deinit {
-    buffer.deallocate()
+    ownBuffer.deallocate()
     columnBuffers.deallocate()
     codePointer.deallocate()
+    plainOffsets?.deallocate()
+    powersOfTen.deallocate()
   }
 
   public func next() throws -> SampleBlock? {
@@ -192,9 +223,57 @@ public final class CSVTraceReader: TraceSource {
   // MARK: - Buffering
 
   private func refill() throws {
-    try Self.readMore(
-      input: input, buffer: &buffer, capacity: &capacity, start: &start, end: &end, eof: &eof)
+    if inChunks {
+      try takeChunk()
+    } else {
+      try Self.readMore(
+        input: input, buffer: &ownBuffer, capacity: &capacity, start: &start, end: &end, eof: &eof)
+      buffer = ownBuffer
+    }
     computeLimit()
+  }
+
+  /// Moves the unparsed bytes in front of the input's next chunk (into its reserve) and parses
+  /// there: no copy of the chunk itself. A row longer than the reserve goes back to the own,
+  /// growing buffer for the rest of the input.
+  private func takeChunk() throws {
+    let leftover = end - start
+    guard leftover <= input.chunkReserve else {
+      if leftover >= capacity {
+        capacity = leftover * 2
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + Self.padding)
+        bigger.update(from: buffer + start, count: leftover)
+        ownBuffer.deallocate()
+        ownBuffer = bigger
+      } else if leftover > 0 {
+        memmove(ownBuffer, buffer + start, leftover)
+      }
+      if holdingChunk { input.releaseChunk() }
+      holdingChunk = false
+      inChunks = false
+      buffer = ownBuffer
+      start = 0
+      end = leftover
+      try Self.readMore(
+        input: input, buffer: &ownBuffer, capacity: &capacity, start: &start, end: &end, eof: &eof)
+      buffer = ownBuffer
+      return
+    }
+    let chunk = try input.takeChunk()
+    if chunk.isEmpty {
+      eof = true
+      return
+    }
+    let data = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let newStart = data - leftover
+    newStart.update(from: buffer + start, count: leftover)
+    if holdingChunk { input.releaseChunk() }
+    holdingChunk = true
+    buffer = newStart
+    start = 0
+    end = leftover + chunk.count
+    buffer[end] = UInt8(ascii: "\n")
+    (buffer + end + 1).initialize(repeating: 0, count: Self.padding - 1)
   }
 
   /// Bytes allocated past the buffer's capacity: the sentinel and room for 8-byte loads.
@@ -273,6 +352,12 @@ public final class CSVTraceReader: TraceSource {
       let codes = codePointer
       let mapped = codeCount
       rows: while n < cap && p < lim {
+        if plainEnabled {
+          parsePlainRows(from: &p, count: &n, line: &line)
+          if n >= cap || p >= lim { break rows }
+          plainMisses += 1
+          if plainMisses > 64 && plainMisses > plainRows { plainEnabled = false }
+        }
         let c0 = buf[p]
         if c0 == newline {
           p += 1
@@ -412,6 +497,94 @@ public final class CSVTraceReader: TraceSource {
       }
       return false
     }
+  }
+
+  /// The fast path for the common row: every field read is a plain decimal (an optional `-`,
+  /// digits, an optional fraction; 1 to 15 digits in all), fields not read hold no quote, no
+  /// spaces, exactly as many fields as the header, LF or CRLF. Parses such rows from `p` until one
+  /// is not of that shape (left for the general parser, which also reports errors), the block is
+  /// full or `limit` is reached.
+  ///
+  /// With at most 15 digits the mantissa is below 2^53 and the fraction at most 10^15, so
+  /// `Double(m) / 10^k` is one correctly rounded operation on exact operands (Clinger's fast
+  /// path): the same value the general parser and `strtod` give.
+  @inline(__always)
+  private func parsePlainRows(from p: inout Int, count n: inout Int, line: inout Int) {
+    guard let offsets = plainOffsets else { return }
+    let base = UnsafePointer(buffer)
+    let end = base + limit
+    let fields = codeCount
+    let columns = columnBuffers
+    let delim = delimiter
+    let cap = blockSize
+    let newline = UInt8(ascii: "\n")
+    let powers = UnsafePointer(powersOfTen)
+    var row = base + p
+    var count = n
+    let first = count
+    rows: while count < cap && row < end {
+      var q = row
+      var f = 0
+      while true {
+        let offset = offsets[f]
+        if offset >= 0 {
+          let negative = q.pointee == UInt8(ascii: "-")
+          q += negative ? 1 : 0
+          let digitsStart = q
+          var mantissa: UInt64 = 0
+          var d = q.pointee &- 0x30
+          while d < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            q += 1
+            d = q.pointee &- 0x30
+          }
+          var fraction = 0
+          var dot = 0
+          if q.pointee == UInt8(ascii: ".") {
+            dot = 1
+            q += 1
+            let fractionStart = q
+            d = q.pointee &- 0x30
+            while d < 10 {
+              mantissa = mantissa &* 10 &+ UInt64(d)
+              q += 1
+              d = q.pointee &- 0x30
+            }
+            fraction = fractionStart.distance(to: q)
+          }
+          let digits = digitsStart.distance(to: q) &- dot
+          guard digits > 0 && digits <= 15 else { break rows }
+          let value = Double(mantissa) / powers[fraction]
+          (columns + offset + count).pointee = negative ? -value : value
+        } else {
+          while q.pointee != delim && q.pointee != newline {
+            if q.pointee == UInt8(ascii: "\"") { break rows }
+            q += 1
+          }
+        }
+        f += 1
+        let c = q.pointee
+        if f < fields {
+          guard c == delim else { break rows }
+          q += 1
+        } else {
+          if c == newline {
+            q += 1
+          } else if c == UInt8(ascii: "\r") && q[1] == newline {
+            q += 2
+          } else {
+            break rows
+          }
+          break
+        }
+      }
+      row = q
+      count += 1
+    }
+    p = base.distance(to: row)
+    line += count - first
+    plainRows += count - first
+    n = count
   }
 
   /// Whether the row starting at `rowStart` (quotes respected) ends before `limit`.
