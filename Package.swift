@@ -30,7 +30,7 @@ let package = Package(
     .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures", "AccelPlot"]),
     .target(name: "AccelSynthesis", dependencies: ["AccelCore"]),
     .target(name: "AccelSimulation"),
-    .target(name: "AccelPlot"),
+    .target(name: "AccelPlot", dependencies: ["AccelCore"]),
     .target(
       name: "AccelSpectral",
       dependencies: ["AccelCore", "CFFTW"],

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import AccelCore
 
 /// An event span to shade on a trace plot.
 public struct PlotEvent: Sendable {
@@ -100,7 +105,7 @@ public enum Plots {
       if power.count > 1, let peak = power.indices.dropFirst().max(by: { power[$0] < power[$1] }), power[peak] > 0 {
         let px = chart.x(frequencies[peak]), py = chart.clampY(chart.y(power[peak]))
         chart.svg.circle(px, py, r: 3.5, fill: colour)
-        chart.svg.text(px + 5, py - 5, String(format: "%.3g Hz", frequencies[peak]), size: 9, fill: colour)
+        chart.svg.text(px + 5, py - 5, cFormat("%.3g Hz", frequencies[peak]), size: 9, fill: colour)
       }
       legend.append((name, colour))
     }
@@ -133,8 +138,8 @@ public enum Plots {
       let y = chart.top + chart.plotHeight * (1 - level)
       chart.svg.rect(barX, y - chart.plotHeight / 50, 10, chart.plotHeight / 50 + 0.5, fill: Palette.heat(level))
     }
-    chart.svg.text(barX + 10, chart.top - 4, String(format: "1e%.0f", hi), size: 9, anchor: "end")
-    chart.svg.text(barX + 10, chart.top + chart.plotHeight + 12, String(format: "1e%.0f", lo), size: 9, anchor: "end")
+    chart.svg.text(barX + 10, chart.top - 4, cFormat("1e%.0f", hi), size: 9, anchor: "end")
+    chart.svg.text(barX + 10, chart.top + chart.plotHeight + 12, cFormat("1e%.0f", lo), size: 9, anchor: "end")
     return chart.svg.render(title: title)
   }
 
@@ -153,7 +158,7 @@ public enum Plots {
       if let best = points.max(by: { $0.f1 < $1.f1 }) {
         let px = chart.x(best.recall), py = chart.y(best.precision)
         chart.svg.circle(px, py, r: 6, fill: colour)
-        chart.svg.text(px + 8, py + 4, "best F1 \(String(format: "%.3f", best.f1))\(best.params.isEmpty ? "" : " (\(best.params))")", size: 9, fill: colour)
+        chart.svg.text(px + 8, py + 4, "best F1 \(cFormat("%.3f", best.f1))\(best.params.isEmpty ? "" : " (\(best.params))")", size: 9, fill: colour)
       }
       legend.append((rule, colour))
     }

@@ -1,4 +1,4 @@
-import Foundation
+import AccelCore
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -124,7 +124,7 @@ public struct Scale {
 
   func label(_ v: Double, step: Double) -> String {
     let decimals = max(0, -Int(floor(log10(step))))
-    var s = String(format: "%.\(decimals)f", v)
+    var s = cFormat("%.*f", Int32(decimals), v)
     if s == "-0" { s = "0" }
     return s
   }
@@ -199,6 +199,6 @@ public enum Palette {
     let f = s - Double(i)
     func mix(_ a: Double, _ b: Double) -> Int { Int((a + (b - a) * f).rounded()) }
     let c = (mix(stops[i].0, stops[i + 1].0), mix(stops[i].1, stops[i + 1].1), mix(stops[i].2, stops[i + 1].2))
-    return String(format: "#%02x%02x%02x", c.0, c.1, c.2)
+    return cFormat("#%02lx%02lx%02lx", c.0, c.1, c.2)
   }
 }

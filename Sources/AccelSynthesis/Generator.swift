@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
-import Foundation
 
 /// An accelerometer as the generator models it: rate, range, resolution, noise, per-axis bias and
 /// scale error, timestamp jitter and dropped samples.
@@ -161,21 +165,21 @@ public enum Generator {
     var totalDuration = 0.0
     for i in 0..<count {
       let g = trace(seed: seed, index: i, scenario: scenario)
-      let name = String(format: "%03d", i)
+      let name = cFormat("%03ld", i)
       var csv = "t,x,y,z\n"
       var truth = "t,gx,gy,gz,roll,pitch\n"
       for k in 0..<g.samples.count {
-        csv += String(format: "%.5f,%.4f,%.4f,%.4f\n", g.samples.t[k], g.samples.x[k], g.samples.y[k], g.samples.z[k])
+        csv += cFormat("%.5f,%.4f,%.4f,%.4f\n", g.samples.t[k], g.samples.x[k], g.samples.y[k], g.samples.z[k])
         let (gx, gy, gz) = g.gravity[k]
         let pitch = atan2(-gy, (gx * gx + gz * gz).squareRoot()) * 180 / .pi
         let roll = atan2(gx, -gz) * 180 / .pi
-        truth += String(format: "%.5f,%.4f,%.4f,%.4f,%.2f,%.2f\n", g.samples.t[k], gx, gy, gz, roll, pitch)
+        truth += cFormat("%.5f,%.4f,%.4f,%.4f,%.2f,%.2f\n", g.samples.t[k], gx, gy, gz, roll, pitch)
       }
       var events = "start,end,label\n"
       for s in g.segments {
         guard let label = s.label else { continue }
         if label == "shake" { shakes += 1 }
-        events += String(format: "%.4f,%.4f,%@\n", s.start, s.end, label)
+        events += cFormat("%.4f,%.4f,", s.start, s.end) + label + "\n"
       }
       totalDuration += (g.samples.t.last ?? 0) - (g.samples.t.first ?? 0)
       try write("\(name).csv", csv)
@@ -193,7 +197,7 @@ public enum Generator {
     """
     # Generated annotated accelerometer traces (\(split))
 
-    \(count) traces, \(String(format: "%.1f", duration / 60)) minutes in all, \(shakes) annotated shakes; scenario
+    \(count) traces, \(cFormat("%.1f", duration / 60)) minutes in all, \(shakes) annotated shakes; scenario
     `\(scenario.rawValue)`, seed \(seed). Written by accelkit's generator; the same command gives the same bytes:
 
     ```

@@ -4,6 +4,7 @@ import ArgumentParser
 
 struct Convert: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "convert",
     abstract: "Convert a trace between CSV, NPY and raw binary, optionally onto a uniform time grid.",
     discussion: """
       The output holds t, x, y, z in seconds and g, Apple's axis convention, whatever the input \

@@ -1,11 +1,16 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
 import AccelGestures
 import AccelIO
 import ArgumentParser
-import Foundation
 
 struct DetectShakes: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "detect-shakes",
     abstract: "Label shakes in traces with the three-peak, angular-change or seismic rule.",
     discussion: """
       Writes events CSV start,end,label,rule,reported,peak_g,count,axis,status (seconds; \
@@ -55,7 +60,7 @@ struct DetectShakes: ParsableCommand {
       text += "\(r.name): \(r.summary)\n"
       let width = r.parameters.map(\.name.count).max() ?? 0
       for p in r.parameters {
-        text += "  \(p.name.padding(width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
+        text += "  \(p.name.padded(to: width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
       }
     }
     return text
@@ -68,9 +73,9 @@ struct DetectShakes: ParsableCommand {
       guard let eq = item.firstIndex(of: "=") else {
         throw AccelError.usage("--param expects NAME=VALUE, got \"\(item)\"")
       }
-      var name = String(item[..<eq]).trimmingCharacters(in: .whitespaces)
+      var name = item[..<eq].trimmingBlanks()
       if name.hasPrefix(rule + ".") { name.removeFirst(rule.count + 1) }
-      let text = String(item[item.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+      let text = item[item.index(after: eq)...].trimmingBlanks()
       guard let value = Double(text), value.isFinite else {
         throw AccelError.usage("--param \(name): expected a number, got \"\(text)\"")
       }

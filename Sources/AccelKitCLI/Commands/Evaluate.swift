@@ -1,13 +1,18 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
 import AccelEvaluation
 import AccelGestures
 import AccelIO
 import AccelPlot
 import ArgumentParser
-import Foundation
 
 struct Evaluate: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "evaluate",
     abstract: "Benchmark shake rules against annotated recordings: precision, recall, F1, delays, false alarms; CI gates.",
     discussion: """
       DATASET is a folder with manifest.csv (trace,events[,preset][,rate][,units][,convention] \
@@ -95,7 +100,7 @@ struct Evaluate: ParsableCommand {
   func parseGates(_ text: String?) throws -> [(String, Double)] {
     guard let text else { return [] }
     return try text.split(separator: ",").map { part in
-      let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
       guard pieces.count == 2, let value = Double(pieces[1]) else {
         throw ValidationError("gates are METRIC=VALUE pairs, got \"\(part)\"")
       }
@@ -112,7 +117,7 @@ struct Evaluate: ParsableCommand {
     var fixed: [String: [String: Double]] = [:]
     for item in params {
       guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: "."),
-        let value = Double(item[item.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+        let value = Double(item[item.index(after: eq)...].trimmingBlanks())
       else { throw AccelError.usage("--param expects RULE.NAME=VALUE, got \"\(item)\"") }
       let rule = String(item[..<dot])
       guard ShakeRules.named(rule) != nil else { throw AccelError.usage("--param \(item): unknown rule \"\(rule)\"") }
@@ -214,7 +219,7 @@ struct Evaluate: ParsableCommand {
     html += "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:first-child,td:nth-child(2){text-align:left}</style>\n"
     html += "</head><body>\n<h1>accelkit evaluation</h1>\n<p>\(escapeXML(dataset)): \(report.traces.count) traces, label \"\(escapeXML(label))\", tolerance \(formatNumber(tolerance)) s.</p>\n"
     html += "<h2>Summary</h2>\n<table>\n<tr><th>rule</th><th>params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>median onset error (s)</th><th>median delay (s)</th><th>false alarms / h</th></tr>\n"
-    func f(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "" }
+    func f(_ v: Double?) -> String { v.map { cFormat("%.3f", $0) } ?? "" }
     for (i, s) in report.settings.enumerated() {
       let m = report.summary[i]
       html += "<tr><td>\(s.rule)</td><td>\(escapeXML(s.parameterText.isEmpty ? "defaults" : s.parameterText))</td><td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td><td>\(f(m.f1))</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td><td>\(f(m.falseAlarmsPerHour))</td></tr>\n"

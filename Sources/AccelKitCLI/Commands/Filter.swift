@@ -1,14 +1,19 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
 import AccelFilters
 import AccelIO
 import ArgumentParser
-import Foundation
 
 extension FilterInit: ExpressibleByArgument {}
 extension FilterBand: ExpressibleByArgument {}
 
 struct Filter: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "filter",
     abstract: "Filter a trace: exponential, Apple's adaptive, Butterworth (and zero-phase) filters, gravity split.",
     discussion: """
       Output keeps t, x, y, z with x, y, z filtered (gravity writes t, gx, gy, gz, ux, uy, uz). \
@@ -152,7 +157,7 @@ struct RegularityCheck {
     guard count > 0 else { return nil }
     let jitter = (sumSquares / Double(count)).squareRoot() / interval
     var problems: [String] = []
-    if jitter > 0.05 { problems.append(String(format: "its sample intervals jitter by %.1f%%", jitter * 100)) }
+    if jitter > 0.05 { problems.append(cFormat("its sample intervals jitter by %.1f%%", jitter * 100)) }
     if gaps > 0 { problems.append("it has \(gaps) gap\(gaps == 1 ? "" : "s") (intervals over 1.5x)") }
     guard !problems.isEmpty else { return nil }
     let hz = formatHz(1 / interval)
@@ -203,6 +208,7 @@ struct ExponentialOptions: ParsableArguments {
 
 struct Lowpass: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "lowpass",
     abstract: "Smooth with the seeds' exponential low-pass y = a x + (1 - a) y.",
     discussion: "Examples:\n  accelkit filter lowpass --alpha 0.1 walk.csv -o smooth.csv\n  accelkit filter lowpass --cutoff 2 walk.csv -o smooth.npy")
 
@@ -222,6 +228,7 @@ struct Lowpass: ParsableCommand {
 
 struct Highpass: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "highpass",
     abstract: "Remove the slow part with the seeds' high-pass, x - lowpass(x).",
     discussion: "Examples:\n  accelkit filter highpass --alpha 0.1 walk.csv -o moves.csv")
 
@@ -244,6 +251,7 @@ struct Highpass: ParsableCommand {
 
 struct Gravity: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "gravity",
     abstract: "Split each sample into gravity (the exponential low-pass) and user acceleration (the rest).",
     discussion: "Writes t, gx, gy, gz, ux, uy, uz, like Core Motion's gravity and userAcceleration.\n\nExamples:\n  accelkit filter gravity --cutoff 0.3 walk.csv -o split.csv")
 
@@ -309,6 +317,7 @@ func runAppleFilter(_ kind: AppleFilter.Kind, apple: AppleOptions, options: Filt
 
 struct AdaptiveLowpass: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "adaptive-lowpass",
     abstract: "Smooth with Apple's AccelerometerGraph low-pass (adaptive unless --no-adaptive).",
     discussion: "Examples:\n  accelkit filter adaptive-lowpass --cutoff 5 walk.csv -o smooth.csv\n  accelkit filter adaptive-lowpass --cutoff 5 --rate 60 --describe")
 
@@ -320,6 +329,7 @@ struct AdaptiveLowpass: ParsableCommand {
 
 struct AdaptiveHighpass: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "adaptive-highpass",
     abstract: "Keep quick changes with Apple's AccelerometerGraph high-pass (adaptive unless --no-adaptive).",
     discussion: "Examples:\n  accelkit filter adaptive-highpass --cutoff 5 walk.csv -o moves.csv")
 
@@ -333,6 +343,7 @@ struct AdaptiveHighpass: ParsableCommand {
 
 struct Butterworth: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "butterworth",
     abstract: "Filter with a Butterworth IIR designed as scipy.signal.butter(..., output='sos').",
     discussion: """
       Applied like scipy.signal.sosfilt (streaming), or with --zero-phase forward and backward like \

@@ -7,6 +7,7 @@ extension Scenario: ExpressibleByArgument {}
 
 struct Generate: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "generate",
     abstract: "Generate annotated accelerometer traces from a motion and a sensor model, seeded and reproducible.",
     discussion: """
       Writes NNN.csv, NNN.events.csv (every intentional shake annotated from its true start to \

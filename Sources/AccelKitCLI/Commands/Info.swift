@@ -1,11 +1,16 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
 import AccelIO
 import ArgumentParser
 import Dispatch
-import Foundation
 
 struct Info: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "info",
     abstract: "Describe traces: rows, duration, sample rate, jitter, gaps, value ranges and warnings.",
     discussion: """
       The sample rate is estimated from the median interval; a gap is an interval over 1.5 times \
@@ -119,7 +124,7 @@ struct InfoReport {
 
   static func short(_ v: Double) -> String {
     guard v.isFinite else { return "\(v)" }
-    return String(format: "%.4g", v)
+    return cFormat("%.4g", v)
   }
 
   // MARK: - Fields
@@ -129,7 +134,7 @@ struct InfoReport {
     let s = summary
     func n(_ v: Double?) -> String { v.map { $0.isFinite ? formatNumber($0) : "" } ?? "" }
     func rounded(_ v: Double?) -> String {
-      v.map { String(format: "%.9g", $0) }.flatMap { Double($0) }.map(formatNumber) ?? ""
+      v.map { cFormat("%.9g", $0) }.flatMap { Double($0) }.map(formatNumber) ?? ""
     }
     var f: [(String, String)] = [
       ("file", name),
@@ -194,7 +199,7 @@ struct InfoReport {
   var table: String {
     let s = summary
     var lines: [String] = [name]
-    func row(_ label: String, _ value: String) { lines.append("  " + label.padding(12) + value) }
+    func row(_ label: String, _ value: String) { lines.append("  " + label.padded(to: 12) + value) }
     func axisLine(_ a: TraceSummary.AxisStats) -> String {
       guard a.count > 0 else { return "no finite values" }
       return "min \(Self.short(a.min))  max \(Self.short(a.max))  mean \(Self.short(a.mean))  "
@@ -204,7 +209,7 @@ struct InfoReport {
     row("duration", "\(Self.short(s.duration)) s (from t = \(Self.short(s.firstTime ?? 0)) s)")
     if let rate = s.estimatedRate, let median = s.medianInterval {
       var text = "\(Self.short(rate)) Hz (median interval \(Self.short(median)) s"
-      if let jitter = s.relativeJitter { text += ", jitter " + String(format: "%.3f", jitter * 100) + "%" }
+      if let jitter = s.relativeJitter { text += ", jitter " + cFormat("%.3f", jitter * 100) + "%" }
       row("rate", text + ")")
     } else {
       row("rate", "unknown (fewer than 2 increasing timestamps)")
@@ -228,7 +233,7 @@ struct InfoReport {
 
 func csvField(_ text: String) -> String {
   if text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
   }
   return text
 }
@@ -244,7 +249,7 @@ func jsonString(_ text: String) -> String {
     case "\t": out += "\\t"
     default:
       if scalar.value < 0x20 {
-        out += String(format: "\\u%04x", scalar.value)
+        out += cFormat("\\u%04x", scalar.value)
       } else {
         out.unicodeScalars.append(scalar)
       }

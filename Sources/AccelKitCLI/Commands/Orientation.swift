@@ -1,12 +1,17 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
 import AccelFilters
 import AccelIO
 import AccelOrientation
 import ArgumentParser
-import Foundation
 
 struct Orientation: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "orientation",
     abstract: "Estimate roll, pitch, tilt and the device orientation of every sample, or the orientation change events.",
     discussion: """
       Gravity is estimated with the exponential low-pass (default cutoff 0.8 Hz: a time constant \

@@ -9,6 +9,7 @@ import ArgumentParser
 
 struct Plot: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "plot",
     abstract: "Draw traces, events, spectra, spectrograms, precision/recall curves and orientation as plain SVG.",
     discussion: """
       Files are small, deterministic SVG written by accelkit itself (long traces are thinned to \

@@ -3,6 +3,7 @@ import ArgumentParser
 
 struct Presets: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "presets",
     abstract: "List the input presets for known recorders.",
     discussion: """
       A preset sets the input options for a recorder's files; options given on the command line \
@@ -19,15 +20,10 @@ struct Presets: ParsableCommand {
     let width = Preset.all.map(\.name.count).max() ?? 0
     var text = ""
     for preset in Preset.all {
-      text += preset.name.padding(width) + "  " + preset.summary + "\n"
+      text += preset.name.padded(to: width) + "  " + preset.summary + "\n"
       text += String(repeating: " ", count: width) + "  " + preset.settingsDescription + "\n"
     }
     try writeStdout(text)
   }
 }
 
-extension String {
-  func padding(_ width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
-  }
-}

@@ -5,6 +5,7 @@ import ArgumentParser
 
 struct Simulate: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "simulate",
     abstract: "Replay a recording through the seed's tilt toys: the bouncing ball and the sliding butterfly.",
     subcommands: [Ball.self, Slide.self])
 }
@@ -54,6 +55,7 @@ func pathSVG(width: Double, height: Double, points: [(Double, Double)], marks: [
 
 struct Ball: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "ball",
     abstract: "Roll the seed's bouncing ball with each reading; write t,x,y,vx,vy,bounce.",
     discussion: """
       velocity += (a_x, -a_y), each component capped to [-cap, cap]; position += velocity; past \
@@ -108,6 +110,7 @@ struct Ball: ParsableCommand {
 
 struct Slide: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "slide",
     abstract: "Slide the seed's butterfly with each reading; write t,x,y,vx,vy,angle.",
     discussion: """
       With xx = -a_x and yy = a_y: heading = atan2(yy, xx); an axis' factor (from 2.0) grows by \

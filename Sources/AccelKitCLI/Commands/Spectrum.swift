@@ -1,9 +1,13 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
 import AccelFilters
 import AccelIO
 import AccelSpectral
 import ArgumentParser
-import Foundation
 
 extension Detrend: ExpressibleByArgument {}
 extension SpectralScaling: ExpressibleByArgument {}
@@ -50,7 +54,7 @@ struct SpectralOptions: ParsableArguments {
   }
 
   func axisList() throws -> [String] {
-    let list = axes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    let list = axes.split(separator: ",").map { $0.trimmingBlanks().lowercased() }
     for a in list where !["x", "y", "z", "norm"].contains(a) {
       throw ValidationError("--axes takes x, y, z and norm, got \"\(a)\"")
     }
@@ -84,7 +88,7 @@ struct SpectralOptions: ParsableArguments {
   }
 
   func loadWisdom() {
-    if let wisdom, FileManager.default.fileExists(atPath: wisdom), !FFTWisdom.load(from: wisdom) {
+    if let wisdom, access(wisdom, F_OK) == 0, !FFTWisdom.load(from: wisdom) {
       Diagnostics.warning("\(wisdom) is not FFTW wisdom; planning without it")
     }
   }
@@ -105,6 +109,7 @@ func channels(_ block: SampleBlock) -> [String: [Double]] {
 
 struct Spectrum: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "spectrum",
     abstract: "Estimate power spectra (Welch or periodogram) of x, y, z and |a|, as scipy.signal.welch.",
     discussion: """
       Writes frequency,x,y,z,norm (Hz; g^2/Hz for density, g^2 for spectrum). Welch streams: \
@@ -241,8 +246,8 @@ struct Spectrum: ParsableCommand {
       } else {
         var text = "\(stream.name): \(method.rawValue), \(settings.segment)-sample segments, \(settings.window.name) window, \(formatHz(stream.rate)) Hz; powers in \(unit)\n"
         for (a, s) in rows {
-          text += "  \(a.padding(5))dominant \(String(format: "%.4g", s.dominantFrequency)) Hz (\(String(format: "%.4g", s.dominantPower)))  total \(String(format: "%.4g", s.totalPower))"
-          for (name, p) in zip(bandList, s.bandPowers) { text += "  \(formatNumber(name.0))-\(formatNumber(name.1)) Hz \(String(format: "%.4g", p))" }
+          text += "  \(a.padded(to: 5))dominant \(cFormat("%.4g", s.dominantFrequency)) Hz (\(cFormat("%.4g", s.dominantPower)))  total \(cFormat("%.4g", s.totalPower))"
+          for (name, p) in zip(bandList, s.bandPowers) { text += "  \(formatNumber(name.0))-\(formatNumber(name.1)) Hz \(cFormat("%.4g", p))" }
           text += "\n"
         }
         try writeStdout(text)
@@ -254,6 +259,7 @@ struct Spectrum: ParsableCommand {
 
 struct Spectrogram: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "spectrogram",
     abstract: "Compute the short-time spectrum over time, as scipy.signal.spectrogram.",
     discussion: """
       Writes long-format rows time,frequency,x,y,z,norm (time is each segment's centre, in the \

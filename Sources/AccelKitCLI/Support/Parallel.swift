@@ -1,10 +1,24 @@
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 private final class ParallelSlots<R>: @unchecked Sendable {
   var values: [R?]
-  let lock = NSLock()
+  let lock = Lock()
   init(_ n: Int) { values = Array(repeating: nil, count: n) }
+}
+
+/// A plain mutex (no Foundation).
+private final class Lock: @unchecked Sendable {
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  init() { pthread_mutex_init(mutex, nil) }
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+  func lock() { pthread_mutex_lock(mutex) }
+  func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 /// Maps `items` with `transform` on all cores; results come back in the order of `items`, so the

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// printf-style text from the C library: `%.3f`, `%.4g`, `%05ld`, `%02lx` behave exactly as in C
+/// (pass `Int` with `l` formats). Used instead of Foundation's `String(format:)` so that the
+/// binary does not load Foundation (and ICU) at start-up.
+public func cFormat(_ format: String, _ arguments: CVarArg...) -> String {
+  var capacity = 64
+  while true {
+    let (text, needed) = withVaList(arguments) { list -> (String?, Int) in
+      withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+        let n = Int(vsnprintf(buffer.baseAddress!, capacity, format, list))
+        guard n >= 0, n < capacity else { return (nil, n) }
+        return (String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n), as: UTF8.self), n)
+      }
+    }
+    if let text { return text }
+    guard needed >= 0 else { return "" }
+    capacity = needed + 1
+  }
+}
+
+extension StringProtocol {
+  /// The text without spaces and tabs at either end.
+  public func trimmingBlanks() -> String {
+    var s = self[...]
+    while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
+    while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
+    return String(s)
+  }
+
+  /// The text padded with spaces on the right to `width` characters (unchanged when longer).
+  public func padded(to width: Int) -> String {
+    count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)
+  }
+}
