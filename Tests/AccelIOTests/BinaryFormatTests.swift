@@ -93,6 +93,65 @@ import Testing
     }
   }
 
+  /// A longer trace with values of every magnitude and sign.
+  func longTrace(_ rows: Int) -> SampleBlock {
+    var rng = SeededRandom(seed: 21)
+    var block = SampleBlock()
+    for i in 0..<rows {
+      block.append(
+        t: Double(i) / 100, x: Double.random(in: -4...4, using: &rng),
+        y: Double.random(in: -1e-3...1e-3, using: &rng), z: i % 97 == 0 ? -0.0 : Double.random(in: -20...20, using: &rng))
+    }
+    return block
+  }
+
+  @Test func readingAheadInPlaceEqualsReadingDirectly() throws {
+    // Records of 32 (NPY t,x,y,z f8), 24 (raw xyz f8) and 12 (raw xyz f4) bytes, read with chunks
+    // that cut records (and a reserve smaller than a record, which reads by copying).
+    let trace = longTrace(3000)
+    let cases: [(TraceFormat, SamplePrecision, RawLayout)] = [
+      (.npy, .float64, .txyz), (.raw, .float64, .xyz), (.raw, .float32, .xyz), (.raw, .float32, .txyz),
+    ]
+    for (format, precision, layout) in cases {
+      let path = try write(trace, format: format, precision: precision, layout: layout)
+      var settings = TraceReadSettings()
+      settings.rawLayout = layout
+      settings.rawPrecision = precision
+      if layout == .xyz { settings.rate = 100 }
+      let whole = try readTrace(path, settings).0
+      #expect(whole.count == 3000)
+      var rng = SeededRandom(seed: 4)
+      for size in [40, 64, 100, 333, 1000, 4096] {
+        settings.readBufferSize = size
+        settings.blockSize = Int.random(in: 1...900, using: &rng)
+        let (source, input) = try TraceOpener.open(path: path, settings: settings)
+        #expect(input.readsInChunks, "\(format) \(size)")
+        let read: SampleBlock
+        do { read = try source.readAll() } catch { Issue.record("\(format) \(precision) \(layout) size \(size) block \(settings.blockSize): \(error)"); continue }
+        #expect(read.t.map(\.bitPattern) == whole.t.map(\.bitPattern), "\(format) \(precision) \(size)")
+        #expect(read.z.map(\.bitPattern) == whole.z.map(\.bitPattern), "\(format) \(precision) \(size)")
+      }
+    }
+  }
+
+  @Test func nonFiniteValuesDeepInAFileAreFoundWhileReadingAhead() throws {
+    var trace = longTrace(3000)
+    trace.x[1234] = .infinity
+    trace.t[2999] = -.nan
+    let path = try write(trace, format: .npy)
+    for size in [50, 100, 1 << 20] {
+      var settings = TraceReadSettings()
+      settings.readBufferSize = size
+      let error = accelError { _ = try readTrace(path, settings) }
+      #expect(error?.message.hasSuffix(": byte \(192 + 1234 * 32 + 8): row 1235, field \"x\" is inf, not a finite number") == true,
+        "\(size): \(error?.message ?? "")")
+      settings.skipBadRows = true
+      let (kept, source) = try readTrace(path, settings)
+      #expect(kept.count == 2998)
+      #expect((source as? SkipReporting)?.skippedRows == 2)
+    }
+  }
+
   // MARK: - Errors
 
   @Test func truncatedNPY() throws {

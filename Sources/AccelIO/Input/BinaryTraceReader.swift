@@ -22,7 +22,15 @@ public final class BinaryTraceReader: TraceSource {
   private var rowsRead = 0
   private var rowsEmitted = 0
   private var done = false
+  /// The own record buffer (reads without read-ahead, and records that straddle chunks).
   private let raw: UnsafeMutableRawPointer
+  /// The records of the current block: in `raw`, or in place in a chunk lent by the input.
+  private var records: UnsafeRawPointer
+  /// With read-ahead: the unread bytes of the chunk held (`chunkStart..<chunkEnd`).
+  private var inChunks = false
+  private var holdingChunk = false
+  private var chunkStart: UnsafeMutableRawPointer?
+  private var chunkEnd: UnsafeMutableRawPointer?
   private let columns: UnsafeMutablePointer<Double>
   public private(set) var skippedRows = 0
   public private(set) var firstSkippedError: AccelError?
@@ -66,8 +74,12 @@ public final class BinaryTraceReader: TraceSource {
       }
     }
     raw = .allocate(byteCount: recordSize * blockSize, alignment: 16)
+    records = UnsafeRawPointer(raw)
     columns = .allocate(capacity: 4 * blockSize)
     columns.initialize(repeating: 0, count: 4 * blockSize)
+    input.startReadAhead(chunkSize: settings.readBufferSize)
+    // Lent chunks need room in front for a record cut by the chunk's end.
+    inChunks = input.readsInChunks && input.chunkReserve >= recordSize
   }
 
   deinit {
@@ -77,16 +89,16 @@ public final class BinaryTraceReader: TraceSource {
 
   public func next() throws -> SampleBlock? {
     guard !done else { return nil }
-    while true {
-      var want = blockSize
+    let cap = blockSize
+    var n = 0
+    // Fill the block from as many pieces as it takes (chunks lent by the read-ahead end anywhere).
+    while n < cap {
+      var want = cap - n
       if let expectedRows { want = min(want, expectedRows - rowsRead) }
-      guard want > 0 else {
-        done = true
-        return try finishEmpty()
-      }
-      let got = try input.readFully(into: raw, count: want * recordSize)
+      if want == 0 { break }
+      let (got, atEnd) = try nextRecords(upTo: want)
       let rows = got / recordSize
-      if got % recordSize != 0 || (expectedRows != nil && rows < want) {
+      if got % recordSize != 0 || (expectedRows != nil && atEnd && rows < want) {
         let offset = dataOffset + (rowsRead + rows) * recordSize
         if expectedRows != nil {
           throw AccelError.data(
@@ -101,37 +113,11 @@ public final class BinaryTraceReader: TraceSource {
             + "(records are \(recordSize) bytes)",
           hint: "check --layout and the value type (f32 or f64); the input may be cut short")
       }
-      if rows == 0 {
-        done = true
-        return try finishEmpty()
-      }
-      var n = 0
-      let cap = blockSize
-      // The fast path: one strided gather per field over the whole block.
-      for field in fields {
-        let column = columns + Int(field.code & 3) * cap
-        let adds = field.code >= 4
-        let base = raw + field.offset
-        let stride = recordSize
-        if field.isFloat32 {
-          for r in 0..<rows {
-            let v = Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt32.self))))
-            column[r] = adds ? column[r] + v : v
-          }
-        } else if adds {
-          for r in 0..<rows {
-            column[r] += Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt64.self)))
-          }
-        } else {
-          for r in 0..<rows {
-            column[r] = Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt64.self)))
-          }
-        }
-      }
-      n = rows
-      if !settings.allowNonFinite && !allFinite(rows: rows, capacity: cap) {
+      if rows == 0 { break }
+      if gatherRecords(rows: rows, into: n, capacity: cap) || settings.allowNonFinite {
+        n += rows
+      } else {
         // The slow path: reject (or skip) the rows holding NaN or infinity.
-        n = 0
         rowLoop: for r in 0..<rows {
           if let field = nonFiniteField(row: r) {
             let error = AccelError.data(
@@ -148,27 +134,85 @@ public final class BinaryTraceReader: TraceSource {
         }
       }
       rowsRead += rows
-      if n == 0 { continue }
-      let block = conversion.makeBlock(columns, capacity: cap, count: n, firstIndex: rowsEmitted)
-      rowsEmitted += n
-      return block
+      if atEnd { break }
     }
+    if n == 0 {
+      done = true
+      return try finishEmpty()
+    }
+    let block = conversion.makeBlock(columns, capacity: cap, count: n, firstIndex: rowsEmitted)
+    rowsEmitted += n
+    return block
+  }
+
+  /// Copies `rows` records from `records` into the columns from slot `n` on; returns whether
+  /// every value read is finite.
+  private func gatherRecords(rows: Int, into n: Int, capacity cap: Int) -> Bool {
+    if fields.count == 4 && fields.allSatisfy({ !$0.isFloat32 && $0.code < 4 }) {
+      // Four doubles (t, x, y, z in any order): row by row, records read in order, and the
+      // finiteness test (all exponent bits set) folded in as integer work.
+      let (f0, f1, f2, f3) = (fields[0], fields[1], fields[2], fields[3])
+      let (c0, c1, c2, c3) = (
+        columns + Int(f0.code) * cap + n, columns + Int(f1.code) * cap + n,
+        columns + Int(f2.code) * cap + n, columns + Int(f3.code) * cap + n
+      )
+      let (o0, o1, o2, o3) = (f0.offset, f1.offset, f2.offset, f3.offset)
+      let exponent: UInt64 = 0x7FF0_0000_0000_0000
+      var nonFinite: UInt64 = 0
+      var record = records
+      for r in 0..<rows {
+        let b0 = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: o0, as: UInt64.self))
+        let b1 = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: o1, as: UInt64.self))
+        let b2 = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: o2, as: UInt64.self))
+        let b3 = UInt64(littleEndian: record.loadUnaligned(fromByteOffset: o3, as: UInt64.self))
+        c0[r] = Double(bitPattern: b0)
+        c1[r] = Double(bitPattern: b1)
+        c2[r] = Double(bitPattern: b2)
+        c3[r] = Double(bitPattern: b3)
+        nonFinite |= (b0 & exponent == exponent ? 1 : 0) | (b1 & exponent == exponent ? 1 : 0)
+          | (b2 & exponent == exponent ? 1 : 0) | (b3 & exponent == exponent ? 1 : 0)
+        record += recordSize
+      }
+      return nonFinite == 0
+    }
+    // Any other record: one strided gather per field over the whole block.
+    for field in fields {
+      let column = columns + Int(field.code & 3) * cap + n
+      let adds = field.code >= 4
+      let base = records + field.offset
+      let stride = recordSize
+      if field.isFloat32 {
+        for r in 0..<rows {
+          let v = Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt32.self))))
+          column[r] = adds ? column[r] + v : v
+        }
+      } else if adds {
+        for r in 0..<rows {
+          column[r] += Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt64.self)))
+        }
+      } else {
+        for r in 0..<rows {
+          column[r] = Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: r * stride, as: UInt64.self)))
+        }
+      }
+    }
+    return allFinite(rows: rows, from: n, capacity: cap)
   }
 
   @inline(__always)
   private func value(row r: Int, field: FieldMap) -> Double {
     let at = r * recordSize + field.offset
     return field.isFloat32
-      ? Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
-      : Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+      ? Double(Float(bitPattern: UInt32(littleEndian: records.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
+      : Double(bitPattern: UInt64(littleEndian: records.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
   }
 
   /// Whether the gathered columns are all finite: v * 0 is NaN exactly for NaN and infinity
   /// (four accumulators, so the sum is not one long dependency chain).
-  private func allFinite(rows: Int, capacity cap: Int) -> Bool {
+  private func allFinite(rows: Int, from n: Int, capacity cap: Int) -> Bool {
     var p0 = 0.0, p1 = 0.0, p2 = 0.0, p3 = 0.0
     for k in 0..<4 {
-      let column = columns + k * cap
+      let column = columns + k * cap + n
       var r = 0
       while r + 4 <= rows {
         p0 += column[r] * 0
@@ -187,6 +231,44 @@ public final class BinaryTraceReader: TraceSource {
 
   private func nonFiniteField(row r: Int) -> FieldMap? {
     fields.first { !value(row: r, field: $0).isFinite }
+  }
+
+  /// Points `records` at 1 to `want` whole records and returns their byte count, or, at the end
+  /// of the input (`atEnd`), at what is left: possibly fewer records and a partial one's bytes
+  /// (the caller reports those). With read-ahead the records are read in place from the lent
+  /// chunk (as many as it holds); a record cut by a chunk's end is completed in the reserve in
+  /// front of the next chunk.
+  private func nextRecords(upTo want: Int) throws -> (bytes: Int, atEnd: Bool) {
+    guard inChunks else {
+      records = UnsafeRawPointer(raw)
+      let got = try input.readFully(into: raw, count: want * recordSize)
+      return (got, got < want * recordSize)
+    }
+    while true {
+      if let start = chunkStart, let end = chunkEnd {
+        let available = start.distance(to: end)
+        if available >= recordSize {
+          let bytes = min(want, available / recordSize) * recordSize
+          records = UnsafeRawPointer(start)
+          chunkStart = start + bytes
+          return (bytes, false)
+        }
+      }
+      // Fewer than one record left: carry it in front of the next chunk.
+      let leftover = chunkStart.map { $0.distance(to: chunkEnd!) } ?? 0
+      let chunk = try input.takeChunk()
+      if chunk.isEmpty {
+        records = UnsafeRawPointer(chunkStart ?? raw)
+        chunkStart = chunkEnd
+        return (leftover, true)
+      }
+      let data = chunk.baseAddress!
+      if leftover > 0 { (data - leftover).copyMemory(from: chunkStart!, byteCount: leftover) }
+      if holdingChunk { input.releaseChunk() }
+      holdingChunk = true
+      chunkStart = data - leftover
+      chunkEnd = data + chunk.count
+    }
   }
 
   /// Copies row `r` of `raw` into slot `n` of the column buffers (fields in record order, the

@@ -155,6 +155,26 @@ func writeInterleaved(_ columns: [[Double]], precision: SamplePrecision, to outp
     let n = min(perChunk, count - i)
     try output.withSpace(n * recordSize) { out in
       let raw = UnsafeMutableRawPointer(out)
+      if width == 8 && columns.count == 4 {
+        // The common t, x, y, z record: one contiguous 32-byte store group per row.
+        columns[0].withUnsafeBufferPointer { c0 in
+          columns[1].withUnsafeBufferPointer { c1 in
+            columns[2].withUnsafeBufferPointer { c2 in
+              columns[3].withUnsafeBufferPointer { c3 in
+                let (a, b, c, d) = (c0.baseAddress! + i, c1.baseAddress! + i, c2.baseAddress! + i, c3.baseAddress! + i)
+                for r in 0..<n {
+                  let record = raw + r * 32
+                  record.storeBytes(of: a[r].bitPattern.littleEndian, as: UInt64.self)
+                  record.storeBytes(of: b[r].bitPattern.littleEndian, toByteOffset: 8, as: UInt64.self)
+                  record.storeBytes(of: c[r].bitPattern.littleEndian, toByteOffset: 16, as: UInt64.self)
+                  record.storeBytes(of: d[r].bitPattern.littleEndian, toByteOffset: 24, as: UInt64.self)
+                }
+              }
+            }
+          }
+        }
+        return n * recordSize
+      }
       for (c, column) in columns.enumerated() {
         column.withUnsafeBufferPointer { buffer in
           let source = buffer.baseAddress! + i
