@@ -56,7 +56,7 @@ let package = Package(
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
     .testTarget(
       name: "AccelKitCLITests",
-      dependencies: ["AccelKitCLI", "TestSupport"]
+      dependencies: ["AccelKitCLI", "AccelCore", "AccelIO", "AccelFilters", "TestSupport"]
     ),
   ]
 )

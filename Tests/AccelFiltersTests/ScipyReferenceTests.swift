@@ -291,4 +291,58 @@ func matrix(_ value: Any?) -> [[Double]] { (value as! [[String]]).map { $0.map {
     for k in 0..<3 { #expect(three[k] == ZeroPhase.filter(axes[k], sections: design.sections)) }
     #expect(ZeroPhase.filter3([1, 2], [1, 2], [1, 2], sections: design.sections) == nil)
   }
+
+  /// The streaming form, fed blocks of any size and given the forward output back in reverse
+  /// blocks of another size, gives exactly the in-memory values (which match scipy's sosfiltfilt).
+  @Test(arguments: [(4, 5.0, FilterBand.low, 1000), (3, 2.0, .high, 31), (2, 3.0, .bandpass, 400)])
+  func streamingEqualsInMemory(order: Int, cutoff: Double, band: FilterBand, count: Int) throws {
+    var rng = SeededRandom(seed: UInt64(count))
+    let axes = (0..<3).map { _ in (0..<count).map { _ in Double.random(in: -2...2, using: &rng) } }
+    let design = try ButterworthDesign(
+      order: order, cutoff: cutoff, cutoffHigh: band == .bandpass ? 12 : nil, band: band, rate: 100)
+    let expected = try #require(ZeroPhase.filter3(axes[0], axes[1], axes[2], sections: design.sections))
+    for trial in 0..<5 {
+      var stream = ZeroPhaseStream3(sections: design.sections)
+      var forward: [[Double]] = [[], [], []]
+      var i = 0
+      while i < count {
+        // The first block must exceed the pad; later ones are any size.
+        let size = i == 0 ? stream.pad + 1 + trial : Int.random(in: 1...97, using: &rng)
+        let end = min(count, i + size)
+        var (x, y, z) = (Array(axes[0][i..<end]), Array(axes[1][i..<end]), Array(axes[2][i..<end]))
+        stream.forward(&x, &y, &z)
+        forward[0] += x
+        forward[1] += y
+        forward[2] += z
+        i = end
+      }
+      let turned = stream.turn()
+      #expect(turned)
+      var end = count
+      while end > 0 {
+        let start = max(0, end - Int.random(in: 1...113, using: &rng))
+        var (x, y, z) = (Array(forward[0][start..<end]), Array(forward[1][start..<end]), Array(forward[2][start..<end]))
+        stream.backward(&x, &y, &z)
+        forward[0].replaceSubrange(start..<end, with: x)
+        forward[1].replaceSubrange(start..<end, with: y)
+        forward[2].replaceSubrange(start..<end, with: z)
+        end = start
+      }
+      for k in 0..<3 { #expect(forward[k] == expected[k], "axis \(k), trial \(trial)") }
+    }
+  }
+
+  @Test func streamingRefusesSignalsNoLongerThanThePad() throws {
+    let design = try ButterworthDesign(order: 4, cutoff: 5, cutoffHigh: nil, band: .low, rate: 100)
+    var stream = ZeroPhaseStream3(sections: design.sections)
+    var (x, y, z) = ([Double](repeating: 1, count: stream.pad), [Double](repeating: 1, count: stream.pad), [Double](repeating: 1, count: stream.pad))
+    _ = (x, y, z)
+    let early = stream.turn()
+    #expect(!early)
+    x = [Double](repeating: 1, count: stream.pad + 1)
+    (y, z) = (x, x)
+    stream.forward(&x, &y, &z)
+    let late = stream.turn()
+    #expect(late)
+  }
 }

@@ -1,3 +1,6 @@
+import AccelCore
+import AccelFilters
+import AccelIO
 import Foundation
 import TestSupport
 import Testing
@@ -67,6 +70,33 @@ import Testing
       #expect(abs(row[1] + row[4] - (row[1] + row[4])) == 0)
       #expect(row[3] + row[6] == -0.1 || abs(row[3] + row[6] + 0.1) < 1e-15)
     }
+  }
+
+  @Test func zeroPhaseStreamsThroughAScratchFileWithTheInMemoryValues() throws {
+    // 20 000 rows: the backward pass reads the scratch file back in three blocks from its end.
+    var text = "t,x,y,z\n"
+    var rng = SeededRandom(seed: 8)
+    for i in 0..<20_000 {
+      let t = Double(i) / 100
+      let noise = { Double(Int.random(in: -500...500, using: &rng)) / 10_000 }
+      text += "\(t),\(0.3 * sin(2 * .pi * 1.5 * t) + noise()),\(-0.98 + noise()),\(0.1 * cos(t) + noise())\n"
+    }
+    let csv = temporaryCSV(text)
+    let directory = Paths.temporaryDirectory()
+    let result = try accelkit(["filter", "butterworth", "--order", "4", "--cutoff", "5", "--zero-phase", csv, "-o", directory + "/zp.npy"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let input = try TraceOpener.open(path: csv, settings: TraceReadSettings()).0.readAll()
+    let output = try TraceOpener.open(path: directory + "/zp.npy", settings: TraceReadSettings()).0.readAll()
+    let design = try ButterworthDesign(order: 4, cutoff: 5, band: .low, rate: 100)
+    let expected = try #require(ZeroPhase.filter3(input.x, input.y, input.z, sections: design.sections))
+    #expect(output.t == input.t)
+    #expect(output.x == expected[0] && output.y == expected[1] && output.z == expected[2])
+
+    // No room for the scratch file: an output error naming where, and no output.
+    let failed = try accelkit([], shell: "TMPDIR=/nonexistent/dir ACCELKIT filter butterworth --cutoff 5 --zero-phase \(csv) -o \(directory)/none.csv")
+    #expect(failed.status == 74)
+    #expect(failed.stderr.hasPrefix("Error: cannot write a temporary file in /nonexistent/dir: No such file or directory"), "\(failed.stderr)")
+    #expect(!fileExists(directory + "/none.csv"))
   }
 
   @Test func zeroPhaseAndItsShortTraceError() throws {

@@ -77,7 +77,7 @@ public struct SOSFilter: Sendable {
 /// Forward-backward filtering like scipy.signal.sosfiltfilt: odd extension of
 /// `3 * (2 * sections + 1 - min(trailing-zero b2 count, trailing-zero a2 count))` samples at each
 /// end (fewer for short signals is an error, as in scipy), steady-state start in both directions.
-/// Holds the whole signal.
+/// Holds the whole signal; `ZeroPhaseStream3` is the bounded-memory form.
 public enum ZeroPhase {
   public static func padLength(_ sections: [Biquad]) -> Int {
     let zerosB = sections.filter { $0.b2 == 0 }.count
@@ -136,6 +136,68 @@ public enum ZeroPhase {
   }
 }
 
+/// Forward-backward filtering of x, y, z in bounded memory, giving exactly `ZeroPhase.filter3`'s
+/// values. The caller keeps the forward pass's output (on disk, say) and hands it back in
+/// reverse block order:
+/// 1. `forward` on the signal's blocks in order (the first call needs more than `pad` samples);
+/// 2. `turn()` once the signal has ended (false when it was too short);
+/// 3. `backward` on the forward output's blocks, from the last block to the first.
+/// Each call filters its block in place. The odd extensions at both ends are built from the first
+/// and last `pad + 1` samples, which is all the state there is besides the sections'.
+public struct ZeroPhaseStream3: Sendable {
+  public let pad: Int
+  private var forwardFilter: SOSFilter3
+  private var backwardFilter: SOSFilter3
+  private let sections: [Biquad]
+  /// The last `pad + 1` raw samples seen by `forward`, oldest first.
+  private var tail: [[Double]] = [[], [], []]
+  public private(set) var count = 0
+
+  public init(sections: [Biquad]) {
+    self.sections = sections
+    pad = ZeroPhase.padLength(sections)
+    forwardFilter = SOSFilter3(sections: sections, initialization: .steady)
+    backwardFilter = SOSFilter3(sections: sections, initialization: .steady)
+  }
+
+  /// Filters the next block of the signal forward, in place.
+  public mutating func forward(_ x: inout [Double], _ y: inout [Double], _ z: inout [Double]) {
+    guard !x.isEmpty else { return }
+    if count == 0 {
+      precondition(x.count > pad, "the first block must hold more than pad samples")
+      // The left extension 2 x[0] - x[pad ... 1], run through first (its output is trimmed).
+      let pad = self.pad
+      let extend = { (v: [Double]) in stride(from: pad, through: 1, by: -1).map { 2 * v[0] - v[$0] } }
+      var (lx, ly, lz) = (extend(x), extend(y), extend(z))
+      forwardFilter.process(&lx, &ly, &lz)
+    }
+    for (k, v) in [x, y, z].enumerated() {
+      tail[k] += v.suffix(pad + 1)
+      if tail[k].count > pad + 1 { tail[k].removeFirst(tail[k].count - pad - 1) }
+    }
+    count += x.count
+    forwardFilter.process(&x, &y, &z)
+  }
+
+  /// Ends the forward pass: runs the right extension 2 x[n-1] - x[n-2 ...] forward, then backward
+  /// (its output is trimmed too), leaving the backward filter in the state the end of the
+  /// signal needs. False when the signal has `pad` samples or fewer (scipy refuses those too).
+  public mutating func turn() -> Bool {
+    guard count > pad else { return false }
+    let pad = self.pad
+    let extend = { (v: [Double]) in (1...pad).map { 2 * v[pad] - v[pad - $0] } }
+    var (rx, ry, rz) = (extend(tail[0]), extend(tail[1]), extend(tail[2]))
+    forwardFilter.process(&rx, &ry, &rz)
+    backwardFilter.processReversed(&rx, &ry, &rz)
+    return true
+  }
+
+  /// Filters the forward output backward: blocks from the last to the first, each in place.
+  public mutating func backward(_ x: inout [Double], _ y: inout [Double], _ z: inout [Double]) {
+    backwardFilter.processReversed(&x, &y, &z)
+  }
+}
+
 /// Three channels (x, y, z) through the same sections, run in one loop so the three independent
 /// recurrences overlap in the processor (each alone is a chain of dependent multiply-adds).
 /// Results are identical to three separate `SOSFilter`s.
@@ -179,6 +241,49 @@ public struct SOSFilter3: Sendable {
             channels[0].setState(k, nx0, nx1)
             channels[1].setState(k, ny0, ny1)
             channels[2].setState(k, nz0, nz1)
+          }
+        }
+      }
+    }
+  }
+}
+
+extension SOSFilter3 {
+  /// Filters the samples from the last to the first, in place: the same as reversing the
+  /// arrays, `process`, and reversing back, without the copies (and, when the filter starts
+  /// here, steady at the last sample).
+  public mutating func processReversed(_ x: inout [Double], _ y: inout [Double], _ z: inout [Double]) {
+    precondition(x.count == y.count && y.count == z.count)
+    guard !x.isEmpty else { return }
+    let last = x.count - 1
+    for k in 0..<3 { channels[k].startIfNeeded(first: k == 0 ? x[last] : k == 1 ? y[last] : z[last]) }
+    let sections = channels[0].sections
+    x.withUnsafeMutableBufferPointer { vx in
+      y.withUnsafeMutableBufferPointer { vy in
+        z.withUnsafeMutableBufferPointer { vz in
+          for (k, s) in sections.enumerated() {
+            let (x0, x1) = channels[0].stateOf(k)
+            let (y0, y1) = channels[1].stateOf(k)
+            let (z0, z1) = channels[2].stateOf(k)
+            var s0 = SIMD4<Double>(x0, y0, z0, 0)
+            var s1 = SIMD4<Double>(x1, y1, z1, 0)
+            let b0 = SIMD4<Double>(repeating: s.b0), b1 = SIMD4<Double>(repeating: s.b1)
+            let b2 = SIMD4<Double>(repeating: s.b2), a1 = SIMD4<Double>(repeating: s.a1)
+            let a2 = SIMD4<Double>(repeating: s.a2)
+            var i = last
+            while i >= 0 {
+              let v = SIMD4<Double>(vx[i], vy[i], vz[i], 0)
+              let o = b0 * v + s0
+              s0 = b1 * v - a1 * o + s1
+              s1 = b2 * v - a2 * o
+              vx[i] = o[0]
+              vy[i] = o[1]
+              vz[i] = o[2]
+              i -= 1
+            }
+            channels[0].setState(k, s0[0], s1[0])
+            channels[1].setState(k, s0[1], s1[1])
+            channels[2].setState(k, s0[2], s1[2])
           }
         }
       }

@@ -17,8 +17,9 @@ struct Filter: ParsableCommand {
     abstract: "Filter a trace: exponential, Apple's adaptive, Butterworth (and zero-phase) filters, gravity split.",
     discussion: """
       Output keeps t, x, y, z with x, y, z filtered (gravity writes t, gx, gy, gz, ux, uy, uz). \
-      Filters stream block by block with their state carried over, in constant memory, except \
-      Butterworth --zero-phase, which holds the whole signal. The sample rate is --rate, or \
+      Filters stream block by block with their state carried over, in constant memory; \
+      Butterworth --zero-phase keeps its forward pass in a temporary file in $TMPDIR (32 bytes \
+      per sample, removed at once) and reads it back from the end. The sample rate is --rate, or \
       --resample's, or the median interval of the first block; filters assume it is uniform and \
       warn when the trace's intervals jitter by more than 5% or have gaps.
 
@@ -78,8 +79,8 @@ struct FilterPlan {
   var description: String
   /// Filters one block; returns the output columns (t first).
   var stage: (SampleBlock) -> [[Double]]
-  /// Set when the filter needs the whole signal at once (zero-phase).
-  var whole: ((SampleBlock) throws -> [[Double]])? = nil
+  /// Set for forward-backward (zero-phase) filtering with these sections instead of `stage`.
+  var zeroPhase: [Biquad]? = nil
 }
 
 enum FilterRunner {
@@ -106,17 +107,8 @@ enum FilterRunner {
     let writer = try table.makeWriter(
       output: file, names: plan.columns, precision: options.dtype ?? stream.source.metadata.precision)
     var regularity = RegularityCheck(rate: rate)
-    if let whole = plan.whole {
-      var all = SampleBlock()
-      while let block = try stream.next() { all.append(contentsOf: block) }
-      regularity.add(all.t)
-      let columns = try whole(all)
-      var i = 0
-      while i < all.count {
-        let end = min(i + defaultBlockSize, all.count)
-        try writer.write(columns: columns.map { Array($0[i..<end]) })
-        i = end
-      }
+    if let sections = plan.zeroPhase {
+      try ZeroPhaseRunner.run(stream, sections: sections, regularity: &regularity, writer: writer)
     } else {
       while let block = try stream.next() {
         regularity.add(block.t)
@@ -127,6 +119,97 @@ enum FilterRunner {
     Diagnostics.reportSkips(stream.source)
     if options.resample == nil, let warning = regularity.warning(name: stream.name) {
       Diagnostics.warning(warning)
+    }
+  }
+}
+
+/// Forward-backward filtering in constant memory: the forward pass goes to a scratch file as
+/// t, x, y, z records, is filtered backward block by block from its end (rewritten in place), and
+/// is then streamed to the output. The values are exactly the in-memory `ZeroPhase.filter3`'s.
+enum ZeroPhaseRunner {
+  static let recordSize = 32
+
+  static func run(
+    _ stream: TraceStream, sections: [Biquad], regularity: inout RegularityCheck, writer: any TableSink
+  ) throws {
+    var filter = ZeroPhaseStream3(sections: sections)
+    let scratch = try ScratchFile()
+    var rows = 0
+    var buffer = [UInt8]()
+    // The first block must hold more than the pad: gather until it does (or the trace ends).
+    var head = SampleBlock()
+    var ended = false
+    while head.count <= filter.pad {
+      guard let block = try stream.next() else {
+        ended = true
+        break
+      }
+      head.append(contentsOf: block)
+    }
+    func tooShort(_ count: Int) -> AccelError {
+      AccelError.data(
+        DataLocation(file: stream.name),
+        "the trace has \(count) samples; zero-phase filtering with this design needs more than \(filter.pad)",
+        hint: "use a lower --order, or filter without --zero-phase")
+    }
+    if ended && head.count <= filter.pad { throw tooShort(head.count) }
+    var pending: SampleBlock? = head
+    while let block = try pending ?? stream.next() {
+      pending = nil
+      regularity.add(block.t)
+      var (x, y, z) = (block.x, block.y, block.z)
+      filter.forward(&x, &y, &z)
+      try write([block.t, x, y, z], at: rows, to: scratch, buffer: &buffer)
+      rows += block.count
+    }
+    guard filter.turn() else { throw tooShort(rows) }
+    // Backward, from the last block to the first.
+    let blockRows = defaultBlockSize
+    var end = rows
+    while end > 0 {
+      let start = max(0, end - blockRows)
+      let columns = try read(rows: start..<end, from: scratch, buffer: &buffer)
+      var (x, y, z) = (columns[1], columns[2], columns[3])
+      filter.backward(&x, &y, &z)
+      try write([columns[0], x, y, z], at: start, to: scratch, buffer: &buffer)
+      end = start
+    }
+    var start = 0
+    while start < rows {
+      let end = min(rows, start + blockRows)
+      try writer.write(columns: try read(rows: start..<end, from: scratch, buffer: &buffer))
+      start = end
+    }
+  }
+
+  private static func write(_ columns: [[Double]], at row: Int, to scratch: ScratchFile, buffer: inout [UInt8]) throws {
+    let n = columns[0].count
+    if buffer.count < n * recordSize { buffer = [UInt8](repeating: 0, count: n * recordSize) }
+    try buffer.withUnsafeMutableBytes { raw in
+      for c in 0..<4 {
+        columns[c].withUnsafeBufferPointer { column in
+          for i in 0..<n {
+            raw.storeBytes(of: column[i].bitPattern.littleEndian, toByteOffset: i * recordSize + c * 8, as: UInt64.self)
+          }
+        }
+      }
+      try scratch.write(UnsafeRawBufferPointer(rebasing: raw[0..<(n * recordSize)]), at: row * recordSize)
+    }
+  }
+
+  private static func read(rows: Range<Int>, from scratch: ScratchFile, buffer: inout [UInt8]) throws -> [[Double]] {
+    let n = rows.count
+    if buffer.count < n * recordSize { buffer = [UInt8](repeating: 0, count: n * recordSize) }
+    return try buffer.withUnsafeMutableBytes { raw in
+      try scratch.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<(n * recordSize)]), at: rows.lowerBound * recordSize)
+      return (0..<4).map { c in
+        [Double](unsafeUninitializedCapacity: n) { column, count in
+          for i in 0..<n {
+            column[i] = Double(bitPattern: UInt64(littleEndian: raw.load(fromByteOffset: i * recordSize + c * 8, as: UInt64.self)))
+          }
+          count = n
+        }
+      }
     }
   }
 }
@@ -348,7 +431,8 @@ struct Butterworth: ParsableCommand {
     discussion: """
       Applied like scipy.signal.sosfilt (streaming), or with --zero-phase forward and backward like \
       scipy.signal.sosfiltfilt (odd extension, the same pad length, steady start both ways); \
-      --zero-phase holds the whole signal in memory.
+      --zero-phase runs in constant memory: its forward pass goes to a temporary file in $TMPDIR \
+      (32 bytes per sample) that is filtered backward from its end.
 
       Examples:
         accelkit filter butterworth --order 4 --cutoff 5 walk.csv -o low.csv
@@ -368,7 +452,7 @@ struct Butterworth: ParsableCommand {
   @Option(help: "The band: low, high, bandpass or bandstop.")
   var band: FilterBand = .low
 
-  @Flag(help: "Filter forward and backward (no phase shift, squared magnitude response); holds the signal.")
+  @Flag(help: "Filter forward and backward (no phase shift, squared magnitude response); uses a temporary file.")
   var zeroPhase = false
 
   @OptionGroup var options: FilterOptions
@@ -380,17 +464,7 @@ struct Butterworth: ParsableCommand {
       var plan = FilterPlan(
         description: describe(design),
         stage: { block in filteredAxes(block) { filter.process(&$0, &$1, &$2) } })
-      if zeroPhase {
-        plan.whole = { block in
-          guard let filtered = ZeroPhase.filter3(block.x, block.y, block.z, sections: design.sections) else {
-            throw AccelError.data(
-              DataLocation(file: options.trace ?? "<stdin>"),
-              "the trace has \(block.count) samples; zero-phase filtering with this design needs more than \(ZeroPhase.padLength(design.sections))",
-              hint: "use a lower --order, or filter without --zero-phase")
-          }
-          return [block.t] + filtered
-        }
-      }
+      if zeroPhase { plan.zeroPhase = design.sections }
       return plan
     }
   }
