@@ -83,4 +83,31 @@ import Testing
     #expect(formatNumber(1e20) == "1e+20")
     #expect(formatNumber(123456.789) == "123456.789")
   }
+
+  /// Values a logger writes with k <= 8 decimals print with at most k, at every magnitude the
+  /// fixed-point form covers (including above 2^51 / 10^8, where the quick refusal is not used),
+  /// and the text reads back to the same value; full-precision values print as Swift's shortest.
+  @Test func decimalsPrintWithNoMoreDigitsThanTheyHave() {
+    var rng = SeededRandom(seed: 31)
+    for _ in 0..<100_000 {
+      let k = Int.random(in: 0...8, using: &rng)
+      let integerDigits = Int.random(in: 0...(15 - k), using: &rng)
+      var digits = (0..<(integerDigits + k)).map { _ in String(Int.random(in: 0...9, using: &rng)) }.joined()
+      if digits.isEmpty { digits = "0" }
+      let text = k == 0 ? digits : String(digits.dropLast(k)) + "." + digits.suffix(k)
+      let value = parseDecimal(Substring(text))!
+      let written = formatNumber(value)
+      #expect(parseDecimal(Substring(written)) == value, "\(text)")
+      if value >= 1e-5 {
+        let fraction = written.split(separator: ".").dropFirst().first?.count ?? 0
+        #expect(fraction <= k && !written.contains("e"), "\(text) -> \(written)")
+      }
+    }
+    for _ in 0..<10_000 {
+      let value = Double.random(in: -500...500, using: &rng)
+      var expected = value.description
+      if expected.hasSuffix(".0") { expected.removeLast(2) }
+      #expect(formatNumber(value) == expected)
+    }
+  }
 }

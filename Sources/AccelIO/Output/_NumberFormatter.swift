@@ -16,6 +16,13 @@ enum _NumberFormatter {
     if magnitude >= 1e-5 && magnitude < 1e15 {
       // Values with up to 8 decimals (what loggers write) print in fixed point; longer ones go
       // to Swift's shortest form below, which is the same text for them in this range.
+      // First the quick refusal of full-precision values (computed angles, filter outputs): below
+      // 2^51, v * 10^8 is within 0.5 of the 8-decimal integer of any k <= 8 that would work, so
+      // if 8 decimals do not read back, no fewer do.
+      let product8 = magnitude * 1e8
+      if product8 < 2_251_799_813_685_248 && Double(Int64(product8 + 0.5)) / 1e8 != magnitude {
+        return writeShortest(value, to: out)
+      }
       var k = 0
       while k <= 8 {
         let product = magnitude * powers[k]
@@ -35,21 +42,43 @@ enum _NumberFormatter {
       out[0] = UInt8(ascii: "0")
       return 1
     }
-    return writeDescription(value.description, to: out)
+    return writeShortest(value, to: out)
   }
 
   /// Writes a Float-precision value as the shortest text that reads back to the same Float.
   static func write(float value: Float, to out: UnsafeMutablePointer<UInt8>) -> Int {
-    writeDescription(value.description, to: out)
+    writeShortest(value, to: out)
   }
 
-  @inline(__always)
-  static func writeDescription(_ text: String, to out: UnsafeMutablePointer<UInt8>) -> Int {
-    var text = text
-    if text.hasSuffix(".0") { text.removeLast(2) }
-    return text.withUTF8 { bytes in
-      out.update(from: bytes.baseAddress!, count: bytes.count)
-      return bytes.count
+  /// Swift's shortest round-trip text (its `description`), written straight into `out` through
+  /// the text-stream interface (no String is made), without a trailing `.0`.
+  @inline(never)
+  static func writeShortest<F: BinaryFloatingPoint & TextOutputStreamable>(
+    _ value: F, to out: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    var sink = ByteSink(out: out)
+    value.write(to: &sink)
+    var n = sink.count
+    if n >= 2 && out[n - 2] == UInt8(ascii: ".") && out[n - 1] == UInt8(ascii: "0") { n -= 2 }
+    return n
+  }
+
+  /// A text stream into a byte buffer; floating-point values hand it their ASCII bytes directly.
+  struct ByteSink: TextOutputStream {
+    let out: UnsafeMutablePointer<UInt8>
+    var count = 0
+
+    mutating func write(_ text: String) {
+      var text = text
+      text.withUTF8 { bytes in
+        (out + count).update(from: bytes.baseAddress!, count: bytes.count)
+        count += bytes.count
+      }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+      (out + count).update(from: buffer.baseAddress!, count: buffer.count)
+      count += buffer.count
     }
   }
 
