@@ -11,7 +11,8 @@ with accelkit and with the way a competent Python user would do it, alternating 
 the median of --repeat runs. accelkit is timed as a whole process (start-up included); Python
 peers are timed inside their process around the operation only (imports excluded; for the filter
 tasks the operation includes numpy.load, as a script must load its data), which favours them. Peak memory is each process's maximum resident set size. Results go to stdout as a table
-and to notebooks-out/benchmark.csv, with the machine in notebooks-out/benchmark-machine.txt.
+and to notebooks-out/benchmark.csv, with the machine in notebooks-out/benchmark-machine.txt (a run
+with --tasks or --out writes its own CSV and a -machine.txt beside it).
 Installs pandas and pyarrow with pip when they are missing.
 """
 import argparse
@@ -305,7 +306,10 @@ def main():
         writer = csv.DictWriter(f, fieldnames=list(results[0].keys()))
         writer.writeheader()
         writer.writerows(results)
-    with open(os.path.join(os.path.dirname(args.out), "benchmark-machine.txt"), "w") as f:
+    machine_path = os.path.splitext(args.out)[0] + "-machine.txt"
+    if args.out == parser.get_default("out"):
+        machine_path = os.path.join(os.path.dirname(args.out), "benchmark-machine.txt")
+    with open(machine_path, "w") as f:
         f.write("\n".join(machine() + ["rows: %d" % args.rows, "repeat: %d" % args.repeat,
                                        "floor cat MB/s: %.0f" % cat_mbs, "floor memcpy MB/s: %.0f" % copy_mbs]) + "\n")
     print("wrote", os.path.relpath(args.out, ROOT))
