@@ -78,7 +78,7 @@ struct FilterPlan {
   /// Text for --describe.
   var description: String
   /// Filters one block; returns the output columns (t first).
-  var stage: (SampleBlock) -> [[Double]]
+  var stage: (inout SampleBlock) -> [[Double]]
   /// Set for forward-backward (zero-phase) filtering with these sections instead of `stage`.
   var zeroPhase: [Biquad]? = nil
 }
@@ -110,9 +110,9 @@ enum FilterRunner {
     if let sections = plan.zeroPhase {
       try ZeroPhaseRunner.run(stream, sections: sections, regularity: &regularity, writer: writer)
     } else {
-      while let block = try stream.next() {
+      while var block = try stream.next() {
         regularity.add(block.t)
-        try writer.write(columns: plan.stage(block))
+        try writer.write(columns: plan.stage(&block))
       }
     }
     try writer.finish()
@@ -249,8 +249,10 @@ struct RegularityCheck {
 }
 
 /// t with x, y and z filtered in place by `body`.
-func filteredAxes(_ block: SampleBlock, _ body: (inout [Double], inout [Double], inout [Double]) -> Void) -> [[Double]] {
-  var x = block.x, y = block.y, z = block.z
+func filteredAxes(_ block: inout SampleBlock, _ body: (inout [Double], inout [Double], inout [Double]) -> Void) -> [[Double]] {
+  // The axes are moved out of the block, so they are filtered in place rather than copied.
+  var (x, y, z) = (block.x, block.y, block.z)
+  (block.x, block.y, block.z) = ([], [], [])
   body(&x, &y, &z)
   return [block.t, x, y, z]
 }
@@ -304,7 +306,7 @@ struct Lowpass: ParsableCommand {
       var filter = ExponentialLowpass3(alpha: a, initialization: options.initialization)
       return FilterPlan(
         description: exponential.describe("exponential low-pass", alpha: a, rate: rate, highpass: false),
-        stage: { block in filteredAxes(block) { filter.process(&$0, &$1, &$2) } })
+        stage: { block in filteredAxes(&block) { filter.process(&$0, &$1, &$2) } })
     }
   }
 }
@@ -325,7 +327,8 @@ struct Highpass: ParsableCommand {
       return FilterPlan(
         description: exponential.describe("exponential high-pass", alpha: a, rate: rate, highpass: true),
         stage: { block in
-          let smooth = filteredAxes(block) { low.process(&$0, &$1, &$2) }
+          var copy = block
+          let smooth = filteredAxes(&copy) { low.process(&$0, &$1, &$2) }
           return [block.t] + [block.x, block.y, block.z].enumerated().map { k, axis in zip(axis, smooth[k + 1]).map { $0 - $1 } }
         })
     }
@@ -349,7 +352,8 @@ struct Gravity: ParsableCommand {
         columns: ["t", "gx", "gy", "gz", "ux", "uy", "uz"],
         description: exponential.describe("gravity estimate (exponential low-pass)", alpha: a, rate: rate, highpass: false),
         stage: { block in
-          let g = filteredAxes(block) { low.process(&$0, &$1, &$2) }
+          var copy = block
+          let g = filteredAxes(&copy) { low.process(&$0, &$1, &$2) }
           let user = [block.x, block.y, block.z].enumerated().map { k, axis in zip(axis, g[k + 1]).map { $0 - $1 } }
           return g + user
         })
@@ -394,7 +398,7 @@ func runAppleFilter(_ kind: AppleFilter.Kind, apple: AppleOptions, options: Filt
     var filter = AppleFilter(kind: kind, constant: k, adaptive: !apple.noAdaptive, initialization: options.initialization)
     return FilterPlan(
       description: appleDescription(kind: kind, k: k, cutoff: apple.cutoff, rate: rate, adaptive: !apple.noAdaptive),
-      stage: { block in filteredAxes(block) { filter.process(x: &$0, y: &$1, z: &$2) } })
+      stage: { block in filteredAxes(&block) { filter.process(x: &$0, y: &$1, z: &$2) } })
   }
 }
 
@@ -463,7 +467,7 @@ struct Butterworth: ParsableCommand {
       var filter = SOSFilter3(sections: design.sections, initialization: options.initialization)
       var plan = FilterPlan(
         description: describe(design),
-        stage: { block in filteredAxes(block) { filter.process(&$0, &$1, &$2) } })
+        stage: { block in filteredAxes(&block) { filter.process(&$0, &$1, &$2) } })
       if zeroPhase { plan.zeroPhase = design.sections }
       return plan
     }
