@@ -59,46 +59,86 @@ public struct AngularChangeRule: ShakeRule {
 
   public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
     var events: [ShakeEvent] = []
-    for i in 0..<block.count {
-      let cur = (t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i])
-      let magnitude = (cur.x * cur.x + cur.y * cur.y + cur.z * cur.z).squareRoot()
-      defer { previous = cur }
-      guard let prev = previous, cur.t > prev.t else { continue }
-      let pm = (prev.x * prev.x + prev.y * prev.y + prev.z * prev.z).squareRoot()
-      var angle = 0.0
-      if pm > 0 && magnitude > 0 {
-        let c = (prev.x * cur.x + prev.y * cur.y + prev.z * cur.z) / (pm * magnitude)
-        angle = acos(max(-1, min(1, c)))
-      }
-      let velocity = angle / (cur.t - prev.t)
-      defer { previousVelocity = velocity }
-      guard let pv = previousVelocity else { continue }
-      // Running mean of |change| over the last `pairs` pairs.
-      let change = abs(velocity - pv)
-      changeSum += change - changes[changeIndex]
-      changes[changeIndex] = change
-      changeIndex = (changeIndex + 1) % pairs
-      changeCount = min(changeCount + 1, pairs)
-      guard changeCount == pairs else { continue }
-      let activity = max(0, changeSum) / Double(pairs)
-      if var a = active {
-        a.peak = max(a.peak, magnitude)
-        active = a
-        if cur.t - a.start > maxDuration {
-          events.append(ShakeEvent(start: a.start, end: a.start + maxDuration, reported: cur.t, peakG: a.peak, status: .cancelled))
-          active = nil
-        } else if activity < end {
-          if cur.t - a.start >= minDuration {
-            events.append(ShakeEvent(start: a.start, end: cur.t, reported: cur.t, peakG: a.peak))
+    guard block.count > 0 else { return events }
+    // The per-sample work on locals and raw buffers; the state machine runs only once the
+    // window is full, and is rare work.
+    var hasPrevious = previous != nil
+    var (pt, px, py, pz) = previous ?? (0, 0, 0, 0)
+    var previousMagnitude = (px * px + py * py + pz * pz).squareRoot()
+    var hasVelocity = previousVelocity != nil
+    var pv = previousVelocity ?? 0
+    var sum = changeSum
+    var index = changeIndex
+    var filled = changeCount
+    let pairs = self.pairs
+    var ring = changes
+    changes = []
+    ring.withUnsafeMutableBufferPointer { ring in
+      block.t.withUnsafeBufferPointer { bt in
+        block.x.withUnsafeBufferPointer { bx in
+          block.y.withUnsafeBufferPointer { by in
+            block.z.withUnsafeBufferPointer { bz in
+              for i in 0..<bt.count {
+                let (t, x, y, z) = (bt[i], bx[i], by[i], bz[i])
+                let magnitude = (x * x + y * y + z * z).squareRoot()
+                if hasPrevious && t > pt {
+                  var angle = 0.0
+                  if previousMagnitude > 0 && magnitude > 0 {
+                    let c = (px * x + py * y + pz * z) / (previousMagnitude * magnitude)
+                    angle = acos(max(-1, min(1, c)))
+                  }
+                  let velocity = angle / (t - pt)
+                  if hasVelocity {
+                    // Running mean of |change| over the last `pairs` pairs.
+                    let change = abs(velocity - pv)
+                    sum += change - ring[index]
+                    ring[index] = change
+                    index += 1
+                    if index == pairs { index = 0 }
+                    if filled < pairs { filled += 1 }
+                    if filled == pairs {
+                      advance(activity: max(0, sum) / Double(pairs), magnitude: magnitude, t: t, events: &events)
+                    }
+                  }
+                  pv = velocity
+                  hasVelocity = true
+                }
+                (pt, px, py, pz) = (t, x, y, z)
+                previousMagnitude = magnitude
+                hasPrevious = true
+              }
+            }
           }
-          active = nil
         }
-      } else if activity >= begin && (lastStart == nil || cur.t - lastStart! >= refractory) {
-        active = (cur.t, magnitude)
-        lastStart = cur.t
       }
     }
+    changes = ring
+    previous = (pt, px, py, pz)
+    previousVelocity = hasVelocity ? pv : nil
+    changeSum = sum
+    changeIndex = index
+    changeCount = filled
     return events
+  }
+
+  /// The state machine, fed the activity at time `t`.
+  private mutating func advance(activity: Double, magnitude: Double, t: Double, events: inout [ShakeEvent]) {
+    if var a = active {
+      a.peak = max(a.peak, magnitude)
+      active = a
+      if t - a.start > maxDuration {
+        events.append(ShakeEvent(start: a.start, end: a.start + maxDuration, reported: t, peakG: a.peak, status: .cancelled))
+        active = nil
+      } else if activity < end {
+        if t - a.start >= minDuration {
+          events.append(ShakeEvent(start: a.start, end: t, reported: t, peakG: a.peak))
+        }
+        active = nil
+      }
+    } else if activity >= begin && (lastStart == nil || t - lastStart! >= refractory) {
+      active = (t, magnitude)
+      lastStart = t
+    }
   }
 
   public mutating func finish() -> [ShakeEvent] {
