@@ -276,7 +276,8 @@ public final class CSVTraceReader: TraceSource {
     (buffer + end + 1).initialize(repeating: 0, count: Self.padding - 1)
   }
 
-  /// Bytes allocated past the buffer's capacity: the sentinel and room for 8-byte loads.
+  /// Bytes allocated past the buffer's capacity: the sentinel and room for 8-byte loads. Lent
+  /// chunks have `ByteInput.chunkPadding` (more) bytes behind them for the same use.
   static let padding = 24
 
   /// Compacts the buffer, grows it when it is full, and reads more. Leaves a `\n` sentinel at
@@ -532,24 +533,14 @@ public final class CSVTraceReader: TraceSource {
           q += negative ? 1 : 0
           let digitsStart = q
           var mantissa: UInt64 = 0
-          var d = q.pointee &- 0x30
-          while d < 10 {
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            q += 1
-            d = q.pointee &- 0x30
-          }
+          _FloatParser.readDigits(&q, into: &mantissa)
           var fraction = 0
           var dot = 0
           if q.pointee == UInt8(ascii: ".") {
             dot = 1
             q += 1
             let fractionStart = q
-            d = q.pointee &- 0x30
-            while d < 10 {
-              mantissa = mantissa &* 10 &+ UInt64(d)
-              q += 1
-              d = q.pointee &- 0x30
-            }
+            _FloatParser.readDigits(&q, into: &mantissa)
             fraction = fractionStart.distance(to: q)
           }
           let digits = digitsStart.distance(to: q) &- dot

@@ -52,6 +52,18 @@ enum _FloatParser {
   @inline(__always)
   static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
 
+  /// Appends the decimal digits at `q` to `mantissa` (wrapping past 19 digits; callers count
+  /// them) and moves `q` past them.
+  @_transparent
+  static func readDigits(_ q: inout UnsafePointer<UInt8>, into mantissa: inout UInt64) {
+    var d = q.pointee &- 0x30
+    while d < 10 {
+      mantissa = mantissa &* 10 &+ UInt64(d)
+      q += 1
+      d = q.pointee &- 0x30
+    }
+  }
+
   /// Parses a number starting at `p`. On success stores the value, advances `p` past the number
   /// and returns true; returns false (leaving `p` alone) when the fast path does not apply (the
   /// caller then uses `slowParse` on the whole field).
@@ -62,23 +74,13 @@ enum _FloatParser {
     if negative || q.pointee == UInt8(ascii: "+") { q += 1 }
     var mantissa: UInt64 = 0
     let digitsStart = q
-    var d = q.pointee &- 0x30
-    while d < 10 {
-      mantissa = mantissa &* 10 &+ UInt64(d)
-      q += 1
-      d = q.pointee &- 0x30
-    }
+    readDigits(&q, into: &mantissa)
     var digitCount = digitsStart.distance(to: q)
     var exponent = 0
     if q.pointee == UInt8(ascii: ".") {
       q += 1
       let fractionStart = q
-      d = q.pointee &- 0x30
-      while d < 10 {
-        mantissa = mantissa &* 10 &+ UInt64(d)
-        q += 1
-        d = q.pointee &- 0x30
-      }
+      readDigits(&q, into: &mantissa)
       let fractionDigits = fractionStart.distance(to: q)
       exponent = -fractionDigits
       digitCount += fractionDigits

@@ -29,29 +29,26 @@ public final class ScratchFile {
 
   /// Writes all of `bytes` at byte `offset`.
   public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
-    var done = 0
-    while done < bytes.count {
-      let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw failure() }
-      done += n
-    }
+    try transfer(bytes.count, at: offset) { pwrite(fd, bytes.baseAddress! + $0, bytes.count - $0, $1) }
   }
 
   /// Fills `bytes` from byte `offset` (which must have been written).
   public func read(into bytes: UnsafeMutableRawBufferPointer, at offset: Int) throws {
-    var done = 0
-    while done < bytes.count {
-      let n = pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw failure() }
-      done += n
-    }
+    try transfer(bytes.count, at: offset) { pread(fd, bytes.baseAddress! + $0, bytes.count - $0, $1) }
   }
 
-  private func failure() -> AccelError {
-    AccelError.io(
-      path: "a temporary file in \(directory)",
-      reason: errno == 0 ? "unexpected end of file" : String(cString: strerror(errno)))
+  /// Repeats `call(done, file offset)` (a pread or pwrite) until `count` bytes are through.
+  private func transfer(_ count: Int, at offset: Int, _ call: (Int, off_t) -> Int) throws {
+    var done = 0
+    while done < count {
+      let n = call(done, off_t(offset + done))
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        throw AccelError.io(
+          path: "a temporary file in \(directory)",
+          reason: n == 0 ? "unexpected end of file" : String(cString: strerror(errno)))
+      }
+      done += n
+    }
   }
 }
