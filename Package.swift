@@ -17,10 +17,16 @@ let package = Package(
       pkgConfig: "fftw3",
       providers: [.apt(["libfftw3-dev", "pkg-config"])]
     ),
+    // zlib, for gzip-compressed input; imported by AccelIO only.
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
     .target(name: "AccelCore"),
     .target(
       name: "AccelIO",
-      dependencies: ["AccelCore"],
+      dependencies: ["AccelCore", "CZlib"],
       // The CSV field loop touches no shared state; dynamic exclusivity checks cost ~20% there.
       swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
     ),

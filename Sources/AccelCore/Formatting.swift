@@ -37,3 +37,32 @@ extension StringProtocol {
     count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)
   }
 }
+
+/// A CSV field: quoted (with `""` escapes) when it holds a delimiter, a quote or a line break.
+public func csvField(_ text: String) -> String {
+  if text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+    return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+  }
+  return text
+}
+
+/// A JSON string literal for `text`.
+public func jsonString(_ text: String) -> String {
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\t": out += "\\t"
+    default:
+      if scalar.value < 0x20 {
+        out += cFormat("\\u%04x", scalar.value)
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return out + "\""
+}

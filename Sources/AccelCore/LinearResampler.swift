@@ -11,12 +11,13 @@ public struct LinearResampler: Sendable {
   public let rate: Double
   private var origin: Double?
   private var k: Int = 0
-  private var previous: (t: Double, x: Double, y: Double, z: Double)?
+  /// The previous sample in `SampleBlock.allColumns` order (time first).
+  private var previous: [Double] = []
   private var samplesSeen = 0
   private let name: String
 
   /// - Parameters:
-  ///   - rate: the output rate in Hz, > 0.
+  ///   - rate: the output rate in Hz, > 0 and finite (the command-line options check it).
   ///   - name: the trace's name, for error messages.
   public init(rate: Double, name: String) {
     precondition(rate > 0 && rate.isFinite)
@@ -24,40 +25,48 @@ public struct LinearResampler: Sendable {
     self.name = name
   }
 
-  /// Resamples one block; the result may be empty.
+  /// Resamples one block (every channel it holds); the result may be empty.
   public mutating func process(_ block: SampleBlock) throws -> SampleBlock {
-    var out = SampleBlock(capacity: Int(Double(block.count) * 1.1) + 4)
+    let columns = block.allColumns
+    let width = columns.count
+    var out = SampleBlock(
+      layout: block.layout(extraNames: block.extras.map { _ in "" }),
+      capacity: Int(Double(block.count) * 1.1) + 4)
+    var current = [Double](repeating: 0, count: width)
+    var row = [Double](repeating: 0, count: width)
     for i in 0..<block.count {
-      let cur = (t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i])
+      for c in 0..<width { current[c] = columns[c][i] }
       samplesSeen += 1
-      guard let prev = previous, let origin else {
-        origin = cur.t
-        previous = cur
-        out.append(t: cur.t, x: cur.x, y: cur.y, z: cur.z)
+      guard let origin, !previous.isEmpty else {
+        origin = current[0]
+        previous = current
+        out.append(row: current)
         k = 1
         continue
       }
-      guard cur.t > prev.t else {
+      let (t0, t1) = (previous[0], current[0])
+      guard t1 > t0 else {
         throw AccelError.data(
           DataLocation(file: name),
-          "sample \(samplesSeen) (t = \(cur.t) s) does not come after the previous one "
-            + "(t = \(prev.t) s); resampling needs increasing timestamps",
+          "sample \(samplesSeen) (t = \(t1) s) does not come after the previous one "
+            + "(t = \(t0) s); resampling needs increasing timestamps",
           hint: "run `accelkit info \(name)` to see where the timestamps go wrong")
       }
       while true {
         let g = origin + Double(k) / rate
-        if g > cur.t { break }
-        if g == cur.t {
-          out.append(t: g, x: cur.x, y: cur.y, z: cur.z)
+        if g > t1 { break }
+        if g == t1 {
+          row = current
+          row[0] = g
         } else {
-          let w = (g - prev.t) / (cur.t - prev.t)
-          out.append(
-            t: g, x: prev.x + w * (cur.x - prev.x), y: prev.y + w * (cur.y - prev.y),
-            z: prev.z + w * (cur.z - prev.z))
+          let w = (g - t0) / (t1 - t0)
+          row[0] = g
+          for c in 1..<width { row[c] = previous[c] + w * (current[c] - previous[c]) }
         }
+        out.append(row: row)
         k += 1
       }
-      previous = cur
+      swap(&previous, &current)
     }
     return out
   }

@@ -34,7 +34,16 @@ public enum AccelerationUnit: String, CaseIterable, Sendable {
 /// - `apple`: Apple's, used inside accelkit: a device lying face up at rest reads (0, 0, -1) g
 ///   (the reading points along gravity).
 /// - `specificForce`: Android's and most IMUs': face up at rest reads (0, 0, +1) g. Converted to
-///   Apple's on the way in by negating all three axes.
+///   Apple's on the way in by negating all three accelerometer axes.
+///
+/// The two conventions differ in the sign of the quantity the accelerometer reports (the
+/// acceleration of gravity, or the specific force that holds the device up), not in its axes:
+/// Apple's and Android's devices both use x to the right, y up the screen and z out of it,
+/// right-handed. So the gyroscope and the magnetometer are never negated: their axes are the
+/// accelerometer's in either convention. (Even read as a point reflection of the axes, a rotation
+/// rate is an axial vector and would keep its sign.) Checked on Core Motion recordings, where
+/// integrating `rotationRate` follows the attitude quaternion, and on BROAD, where the gyroscope
+/// turns the accelerometer's gravity direction the way it is measured to turn.
 public enum AxisConvention: String, CaseIterable, Sendable {
   case apple
   case specificForce = "specific-force"
@@ -76,11 +85,22 @@ public struct TraceMetadata: Sendable, Equatable {
   public var sourceUnits: AccelerationUnit
   /// The convention the input was in, before conversion to Apple's.
   public var sourceConvention: AxisConvention
+  /// The columns the trace has besides time and acceleration.
+  public var layout: TraceLayout
+  /// The unit the gyroscope was in, when there is one.
+  public var sourceGyroscopeUnits: AngularRateUnit?
+  /// The unit the magnetometer was in, when there is one.
+  public var sourceMagnetometerUnits: MagneticFieldUnit?
+  /// The known recorder the input was recognised as (a preset's name), when it was recognised
+  /// from its header rather than named with `--preset`.
+  public var recognisedAs: String?
 
   public init(
     name: String, nominalRate: Double? = nil, timeFromRate: Bool = false,
     precision: SamplePrecision = .float64, sourceUnits: AccelerationUnit = .g,
-    sourceConvention: AxisConvention = .apple
+    sourceConvention: AxisConvention = .apple, layout: TraceLayout = .accelerometer,
+    sourceGyroscopeUnits: AngularRateUnit? = nil, sourceMagnetometerUnits: MagneticFieldUnit? = nil,
+    recognisedAs: String? = nil
   ) {
     self.name = name
     self.nominalRate = nominalRate
@@ -88,5 +108,9 @@ public struct TraceMetadata: Sendable, Equatable {
     self.precision = precision
     self.sourceUnits = sourceUnits
     self.sourceConvention = sourceConvention
+    self.layout = layout
+    self.sourceGyroscopeUnits = sourceGyroscopeUnits
+    self.sourceMagnetometerUnits = sourceMagnetometerUnits
+    self.recognisedAs = recognisedAs
   }
 }

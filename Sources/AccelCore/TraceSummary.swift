@@ -66,18 +66,67 @@ public struct TraceSummary: Sendable {
     public var interval: Double
   }
 
+  /// Statistics of one sensor group: each axis and the norm (finite samples only).
+  public struct GroupStats: Sendable, Equatable {
+    public var x = AxisStats()
+    public var y = AxisStats()
+    public var z = AxisStats()
+    public var magnitude = AxisStats()
+    /// Samples of this group with a NaN or infinite value.
+    public var nonFinite = 0
+
+    public init() {}
+
+    /// The three axes with their names.
+    public var axes: [(name: String, stats: AxisStats)] { [("x", x), ("y", y), ("z", z)] }
+
+    mutating func add(_ a: [Double], _ b: [Double], _ c: [Double]) {
+      var norms: [Double] = []
+      norms.reserveCapacity(a.count)
+      var bad = 0
+      for i in 0..<a.count {
+        let m = (a[i] * a[i] + b[i] * b[i] + c[i] * c[i]).squareRoot()
+        if m.isFinite { norms.append(m) } else { bad += 1 }
+      }
+      if bad == 0 {
+        x.add(a)
+        y.add(b)
+        z.add(c)
+      } else {
+        x.add(a.filter(\.isFinite))
+        y.add(b.filter(\.isFinite))
+        z.add(c.filter(\.isFinite))
+      }
+      nonFinite += bad
+      magnitude.add(norms)
+    }
+  }
+
   public private(set) var rows = 0
   public private(set) var firstTime: Double?
   public private(set) var lastTime: Double?
-  public private(set) var x = AxisStats()
-  public private(set) var y = AxisStats()
-  public private(set) var z = AxisStats()
-  public private(set) var magnitude = AxisStats()
+  /// The accelerometer (g), and the gyroscope (rad/s) and magnetometer (µT) when the trace has them.
+  public private(set) var accelerometer = GroupStats()
+  public private(set) var gyroscope: GroupStats?
+  public private(set) var magnetometer: GroupStats?
+  public var x: AxisStats { accelerometer.x }
+  public var y: AxisStats { accelerometer.y }
+  public var z: AxisStats { accelerometer.z }
+  public var magnitude: AxisStats { accelerometer.magnitude }
+
+  /// The statistics of `group`, when the trace has it.
+  public func stats(_ group: SensorGroup) -> GroupStats? {
+    switch group {
+    case .accelerometer: accelerometer
+    case .gyroscope: gyroscope
+    case .magnetometer: magnetometer
+    }
+  }
   /// Intervals <= 0: timestamps that repeat or go backwards.
   public private(set) var nonIncreasing = 0
   /// 1-based index of the first sample whose timestamp does not increase.
   public private(set) var firstNonIncreasingSample: Int?
-  /// Samples with a NaN or infinite value (only possible when such values are allowed).
+  /// Samples with a NaN or infinite acceleration (only possible when such values are allowed).
   public private(set) var nonFinite = 0
 
   private var histogram = IntervalHistogram()
@@ -90,8 +139,6 @@ public struct TraceSummary: Sendable {
 
   public mutating func add(_ block: SampleBlock) {
     guard !block.isEmpty else { return }
-    var finiteMag: [Double] = []
-    finiteMag.reserveCapacity(block.count)
     var intervals: [Double] = []
     intervals.reserveCapacity(block.count)
     var previous = lastTime
@@ -109,24 +156,21 @@ public struct TraceSummary: Sendable {
         }
       }
       previous = t
-      let m = (block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i])
-        .squareRoot()
-      if m.isFinite { finiteMag.append(m) } else { nonFinite += 1 }
     }
     if firstTime == nil { firstTime = block.t[0] }
     lastTime = block.t[block.count - 1]
     rows += block.count
     intervalStats.add(intervals)
-    if nonFinite == 0 {
-      x.add(block.x)
-      y.add(block.y)
-      z.add(block.z)
-    } else {
-      x.add(block.x.filter(\.isFinite))
-      y.add(block.y.filter(\.isFinite))
-      z.add(block.z.filter(\.isFinite))
+    accelerometer.add(block.x, block.y, block.z)
+    nonFinite = accelerometer.nonFinite
+    if let g = block.gyroscope {
+      if gyroscope == nil { gyroscope = GroupStats() }
+      gyroscope!.add(g.x, g.y, g.z)
     }
-    magnitude.add(finiteMag)
+    if let m = block.magnetometer {
+      if magnetometer == nil { magnetometer = GroupStats() }
+      magnetometer!.add(m.x, m.y, m.z)
+    }
   }
 
   private mutating func noteInterval(start: Double, interval: Double) {

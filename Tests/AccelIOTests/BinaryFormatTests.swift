@@ -27,7 +27,7 @@ import Testing
   func write(_ block: SampleBlock, format: TraceFormat, precision: SamplePrecision = .float64, layout: RawLayout = .txyz) throws -> String {
     let path = Paths.temporaryDirectory() + "/out." + (format == .npy ? "npy" : "raw")
     let output = try OutputFile(path: path, needsSeek: format == .npy)
-    let sink = try TraceWriters.make(format: format, output: output, precision: precision, layout: layout)
+    let sink = try TraceWriters.make(format: format, output: output, precision: precision, rawLayout: layout)
     try sink.write(block.slice(0..<2))
     try sink.write(block.slice(2..<block.count))
     try sink.finish()
@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func rawRoundTripBothLayoutsAndTypes() throws {
-    for layout in RawLayout.allCases {
+    for layout in [RawLayout.txyz, .xyz] {
       for precision in [SamplePrecision.float64, .float32] {
         let path = try write(expected, format: .raw, precision: precision, layout: layout)
         var settings = TraceReadSettings()

@@ -38,7 +38,10 @@ public final class CSVTraceReader: TraceSource {
   private var finished = false
   private let columnBuffers: UnsafeMutablePointer<Double>
   private let blockSize: Int
-  private let codePointer: UnsafeMutablePointer<Int8>
+  /// Per field: the storage slot it feeds, with `addFlag` set when it adds to an earlier field
+  /// (a sum); -1 when the field is not read.
+  private let codePointer: UnsafeMutablePointer<Int32>
+  static let addFlag: Int32 = 1 << 16
   private let codeCount: Int
   /// For the plain-row fast path: each field's offset into `columnBuffers` (-1: not read); nil
   /// when a column is a sum (those rows take the general path).
@@ -53,7 +56,8 @@ public final class CSVTraceReader: TraceSource {
 
   /// Opens a CSV trace: reads the header (or the first row when there is none), resolves the
   /// columns and units. Throws data errors for an empty file or a header without the needed columns.
-  public init(input: ByteInput, settings: TraceReadSettings) throws {
+  public init(input: ByteInput, settings requested: TraceReadSettings) throws {
+    var settings = requested
     let blockSize = max(1, settings.blockSize)
     var capacity = max(16, settings.readBufferSize)
     var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + Self.padding)
@@ -123,19 +127,23 @@ public final class CSVTraceReader: TraceSource {
       start = min(firstLine!.upperBound + 1, end)
       line += 1
     }
+    if let options = settings.recogniseWith, let header, let preset = Preset.recognising(header: header) {
+      settings = try options.settings(recognised: preset, over: settings)
+    }
     let columns = try ResolvedColumns.resolve(
-      spec: settings.columns, header: header, fieldCount: firstFields.count, file: input.name)
+      spec: settings.columns, keep: settings.keep, header: header, fieldCount: firstFields.count,
+      file: input.name)
     self.columns = columns
-    var codes = [Int8](repeating: -1, count: columns.targets.count)
+    var codes = [Int32](repeating: -1, count: columns.targets.count)
     for (i, target) in columns.targets.enumerated() {
-      if let target { codes[i] = Int8(target.rawValue) + (columns.adds[i] ? 4 : 0) }
+      if let target { codes[i] = Int32(target) | (columns.adds[i] ? Self.addFlag : 0) }
     }
     codePointer = .allocate(capacity: max(1, codes.count))
     codePointer.initialize(from: codes, count: codes.count)
     codeCount = codes.count
     powersOfTen = .allocate(capacity: 23)
     for e in 0...22 { powersOfTen[e] = _FloatParser.power(e) }
-    if codes.contains(where: { $0 >= 4 }) {
+    if codes.contains(where: { $0 >= Self.addFlag }) {
       plainOffsets = nil
       plainEnabled = false
     } else {
@@ -145,8 +153,7 @@ public final class CSVTraceReader: TraceSource {
       plainEnabled = true
     }
 
-    let units = try settings.units.resolve(
-      names: header == nil ? [] : columns.accelerationNames, file: input.name)
+    let units = try ResolvedUnits(settings: settings, columns: columns, named: header != nil, file: input.name)
     if !columns.hasTime && settings.rate == nil {
       throw AccelError.usage(
         "\(input.name) has no time column; give the sample rate with --rate HZ",
@@ -163,11 +170,12 @@ public final class CSVTraceReader: TraceSource {
     self.end = end
     self.eof = eof
     self.line = line
-    columnBuffers = .allocate(capacity: 4 * blockSize)
-    conversion = SampleConversion(settings: settings, units: units, hasTime: columns.hasTime)
-    metadata = TraceMetadata(
-      name: input.name, nominalRate: settings.rate, timeFromRate: !columns.hasTime,
-      precision: .float64, sourceUnits: units, sourceConvention: settings.convention)
+    columnBuffers = .allocate(capacity: columns.layout.columnCount * blockSize)
+    conversion = SampleConversion(
+      settings: settings, units: units, layout: columns.layout, hasTime: columns.hasTime)
+    metadata = units.metadata(
+      name: input.name, settings: settings, layout: columns.layout, hasTime: columns.hasTime,
+      precision: .float64)
     computeLimit()
     if !eof {
       input.startReadAhead(chunkSize: settings.readBufferSize)
@@ -377,7 +385,7 @@ public final class CSVTraceReader: TraceSource {
         var failed = false
         var sawQuote = false
         fields: while true {
-          let code: Int8 = f < mapped ? codes[f] : -1
+          let code: Int32 = f < mapped ? codes[f] : -1
           while buf[q] == space || (buf[q] == tab && skipTab) { q += 1 }
           if buf[q] == quote {
             // Quoted field: the slow path.
@@ -591,12 +599,13 @@ public final class CSVTraceReader: TraceSource {
     return false
   }
 
-  /// Writes a field's value into its column at row `n`: codes 0...3 assign t, x, y, z; 4...7 add
-  /// (the later columns of a sum; the leftmost assigned first, as rows are read left to right).
+  /// Writes a field's value into its column at row `n`: the code's slot is assigned, or added to
+  /// with `addFlag` (the later columns of a sum; the leftmost assigned first, as rows are read
+  /// left to right).
   @inline(__always)
-  private func store(_ value: Double, code: Int8, at n: Int) {
-    let slot = columnBuffers + (Int(code) & 3) * blockSize + n
-    slot.pointee = code >= 4 ? slot.pointee + value : value
+  private func store(_ value: Double, code: Int32, at n: Int) {
+    let slot = columnBuffers + Int(code & (Self.addFlag - 1)) * blockSize + n
+    slot.pointee = code >= Self.addFlag ? slot.pointee + value : value
   }
 
   /// Parses an unquoted field that the fast path did not take, with `strtod`.
@@ -619,8 +628,10 @@ public final class CSVTraceReader: TraceSource {
   private func checked<C: Collection>(
     _ parsed: Double?, text: C, field f: Int, line: Int
   ) -> Double? where C.Element == UInt8 {
+    // Kept extra columns (a truth column with holes) read empty fields as NaN and keep NaN.
+    let lenient = settings.allowNonFinite || isExtra(field: f)
     if text.isEmpty {
-      if settings.allowNonFinite { return .nan }
+      if lenient { return .nan }
       pendingError = dataError(
         line: line, field: f, "expected a number in column \(columnName(f)), got an empty field",
         hint: "fill in the value, or pass --skip-bad-rows to skip rows that do not parse "
@@ -634,7 +645,7 @@ public final class CSVTraceReader: TraceSource {
         hint: "fix or remove the row, or pass --skip-bad-rows to skip rows that do not parse")
       return nil
     }
-    if !value.isFinite && !settings.allowNonFinite {
+    if !value.isFinite && !lenient {
       pendingError = dataError(
         line: line, field: f, "column \(columnName(f)) holds \"\(shown)\", which is not a finite number",
         hint: "pass --allow-nonfinite to keep NaN and infinite values, or --skip-bad-rows to drop the row")
@@ -643,11 +654,15 @@ public final class CSVTraceReader: TraceSource {
     return value
   }
 
+  private func isExtra(field: Int) -> Bool {
+    field < columns.targets.count && (columns.targets[field] ?? -1) >= columns.layout.channels.count
+  }
+
   private func columnName(_ field: Int) -> String {
     if field < columns.fieldNames.count {
       let name = columns.fieldNames[field]
       if settings.hasHeader { return "\"\(name)\"" }
-      if let target = columns.targets[field] { return "\(field + 1) (\(target))" }
+      if let target = columns.targets[field] { return "\(field + 1) (\(columns.layout.columnNames[target]))" }
     }
     return "\(field + 1)"
   }

@@ -7,7 +7,10 @@ public final class BinaryTraceReader: TraceSource {
   struct FieldMap {
     var offset: Int
     var isFloat32: Bool
-    var code: Int8  // 0...3 assign t/x/y/z, 4...7 add
+    /// The storage slot it feeds (`TraceLayout.columnNames`), and whether it adds to an earlier
+    /// field of the same slot (a sum) rather than assigning.
+    var slot: Int
+    var adds: Bool
     var name: String
   }
 
@@ -32,13 +35,15 @@ public final class BinaryTraceReader: TraceSource {
   private var chunkStart: UnsafeMutableRawPointer?
   private var chunkEnd: UnsafeMutableRawPointer?
   private let columns: UnsafeMutablePointer<Double>
+  private let columnCount: Int
   public private(set) var skippedRows = 0
   public private(set) var firstSkippedError: AccelError?
   private let formatName: String
 
   init(
     input: ByteInput, settings: TraceReadSettings, recordSize: Int, fields: [FieldMap],
-    expectedRows: Int?, dataOffset: Int, hasTime: Bool, units: AccelerationUnit, formatName: String
+    expectedRows: Int?, dataOffset: Int, hasTime: Bool, layout: TraceLayout, units: ResolvedUnits,
+    formatName: String
   ) throws {
     self.input = input
     self.settings = settings
@@ -48,11 +53,12 @@ public final class BinaryTraceReader: TraceSource {
     self.dataOffset = dataOffset
     self.formatName = formatName
     blockSize = max(1, settings.blockSize)
-    conversion = SampleConversion(settings: settings, units: units, hasTime: hasTime)
+    conversion = SampleConversion(settings: settings, units: units, layout: layout, hasTime: hasTime)
     let single = fields.allSatisfy(\.isFloat32)
-    metadata = TraceMetadata(
-      name: input.name, nominalRate: settings.rate, timeFromRate: !hasTime,
-      precision: single ? .float32 : .float64, sourceUnits: units, sourceConvention: settings.convention)
+    metadata = units.metadata(
+      name: input.name, settings: settings, layout: layout, hasTime: hasTime,
+      precision: single ? .float32 : .float64)
+    columnCount = layout.columnCount
     if let size = input.regularFileSize {
       let dataBytes = size - dataOffset
       if let expectedRows {
@@ -75,8 +81,8 @@ public final class BinaryTraceReader: TraceSource {
     }
     raw = .allocate(byteCount: recordSize * blockSize, alignment: 16)
     records = UnsafeRawPointer(raw)
-    columns = .allocate(capacity: 4 * blockSize)
-    columns.initialize(repeating: 0, count: 4 * blockSize)
+    columns = .allocate(capacity: columnCount * blockSize)
+    columns.initialize(repeating: 0, count: columnCount * blockSize)
     input.startReadAhead(chunkSize: settings.readBufferSize)
     // Lent chunks need room in front for a record cut by the chunk's end.
     inChunks = input.readsInChunks && input.chunkReserve >= recordSize
@@ -148,13 +154,13 @@ public final class BinaryTraceReader: TraceSource {
   /// Copies `rows` records from `records` into the columns from slot `n` on; returns whether
   /// every value read is finite.
   private func gatherRecords(rows: Int, into n: Int, capacity cap: Int) -> Bool {
-    if fields.count == 4 && fields.allSatisfy({ !$0.isFloat32 && $0.code < 4 }) {
+    if fields.count == 4 && columnCount == 4 && metadata.layout.extras.isEmpty && fields.allSatisfy({ !$0.isFloat32 && !$0.adds }) {
       // Four doubles (t, x, y, z in any order): row by row, records read in order, and the
       // finiteness test (all exponent bits set) folded in as integer work.
       let (f0, f1, f2, f3) = (fields[0], fields[1], fields[2], fields[3])
       let (c0, c1, c2, c3) = (
-        columns + Int(f0.code) * cap + n, columns + Int(f1.code) * cap + n,
-        columns + Int(f2.code) * cap + n, columns + Int(f3.code) * cap + n
+        columns + f0.slot * cap + n, columns + f1.slot * cap + n,
+        columns + f2.slot * cap + n, columns + f3.slot * cap + n
       )
       let (o0, o1, o2, o3) = (f0.offset, f1.offset, f2.offset, f3.offset)
       let exponent: UInt64 = 0x7FF0_0000_0000_0000
@@ -177,8 +183,8 @@ public final class BinaryTraceReader: TraceSource {
     }
     // Any other record: one strided gather per field over the whole block.
     for field in fields {
-      let column = columns + Int(field.code & 3) * cap + n
-      let adds = field.code >= 4
+      let column = columns + field.slot * cap + n
+      let adds = field.adds
       let base = records + field.offset
       let stride = recordSize
       if field.isFloat32 {
@@ -211,7 +217,8 @@ public final class BinaryTraceReader: TraceSource {
   /// (four accumulators, so the sum is not one long dependency chain).
   private func allFinite(rows: Int, from n: Int, capacity cap: Int) -> Bool {
     var p0 = 0.0, p1 = 0.0, p2 = 0.0, p3 = 0.0
-    for k in 0..<4 {
+    // Kept extra columns may hold NaN (a truth column with holes): only the sensors are checked.
+    for k in 0..<metadata.layout.channels.count {
       let column = columns + k * cap + n
       var r = 0
       while r + 4 <= rows {
@@ -230,7 +237,7 @@ public final class BinaryTraceReader: TraceSource {
   }
 
   private func nonFiniteField(row r: Int) -> FieldMap? {
-    fields.first { !value(row: r, field: $0).isFinite }
+    fields.first { $0.slot < metadata.layout.channels.count && !value(row: r, field: $0).isFinite }
   }
 
   /// Points `records` at 1 to `want` whole records and returns their byte count, or, at the end
@@ -275,9 +282,9 @@ public final class BinaryTraceReader: TraceSource {
   /// leftmost of a sum assigning).
   private func gather(row r: Int, into n: Int, capacity cap: Int) {
     for field in fields {
-      let column = columns + Int(field.code & 3) * cap
+      let column = columns + field.slot * cap
       let v = value(row: r, field: field)
-      column[n] = field.code >= 4 ? column[n] + v : v
+      column[n] = field.adds ? column[n] + v : v
     }
   }
 
@@ -331,7 +338,7 @@ public final class BinaryTraceReader: TraceSource {
       recordSize = header.itemSize
     }
     let resolved = try ResolvedColumns.resolve(
-      spec: settings.columns, header: names, fieldCount: layoutFields.count, file: name)
+      spec: settings.columns, keep: settings.keep, header: names, fieldCount: layoutFields.count, file: name)
     var maps: [FieldMap] = []
     for (i, target) in resolved.targets.enumerated() {
       guard let target else { continue }
@@ -351,39 +358,41 @@ public final class BinaryTraceReader: TraceSource {
       }
       maps.append(
         FieldMap(
-          offset: field.offset, isFloat32: kind == "f4",
-          code: Int8(target.rawValue) + (resolved.adds[i] ? 4 : 0), name: resolved.fieldNames[i]))
+          offset: field.offset, isFloat32: kind == "f4", slot: target, adds: resolved.adds[i],
+          name: resolved.fieldNames[i]))
     }
     if !resolved.hasTime && settings.rate == nil {
       throw AccelError.usage(
         "\(name) has no time field; give the sample rate with --rate HZ",
         hint: "or map a time field with --columns t=NAME")
     }
-    let units = try settings.units.resolve(names: names == nil ? [] : resolved.accelerationNames, file: name)
+    let units = try ResolvedUnits(settings: settings, columns: resolved, named: names != nil, file: name)
     return try BinaryTraceReader(
       input: input, settings: settings, recordSize: recordSize, fields: maps, expectedRows: rows,
-      dataOffset: header.dataOffset, hasTime: resolved.hasTime, units: units, formatName: "NPY")
+      dataOffset: header.dataOffset, hasTime: resolved.hasTime, layout: resolved.layout, units: units,
+      formatName: "NPY")
   }
 
-  /// Opens raw interleaved little-endian binary: `txyz` or `xyz` records of f8 or f4.
+  /// Opens raw interleaved little-endian binary: records of the channels of `settings.rawLayout`
+  /// (`txyz` by default), f8 or f4.
   public static func raw(input: ByteInput, settings: TraceReadSettings) throws -> BinaryTraceReader {
     let width = settings.rawPrecision == .float32 ? 4 : 8
-    let layout = settings.rawLayout
-    if layout == .xyz && settings.rate == nil {
+    let raw = settings.rawLayout
+    if !raw.hasTime && settings.rate == nil {
       throw AccelError.usage(
-        "raw input with --layout xyz has no time field; give the sample rate with --rate HZ")
+        "raw input with --layout \(raw) has no time field; give the sample rate with --rate HZ")
     }
-    let roles: [TraceColumn] = layout == .txyz ? [.t, .x, .y, .z] : [.x, .y, .z]
-    let maps = roles.enumerated().map { i, role in
-      FieldMap(offset: i * width, isFloat32: width == 4, code: Int8(role.rawValue), name: role.description)
+    let layout = raw.traceLayout
+    let maps = raw.channels.enumerated().map { i, channel in
+      FieldMap(offset: i * width, isFloat32: width == 4, slot: layout.index(of: channel)!, adds: false, name: channel.name)
     }
-    let units: AccelerationUnit
-    switch settings.units {
-    case .auto: units = .g
-    case .fixed(let u): units = u
-    }
+    let units = try ResolvedUnits(
+      settings: settings,
+      columns: ResolvedColumns(
+        targets: [], adds: [], fieldNames: [], hasTime: raw.hasTime, layout: layout, groupNames: [:]),
+      named: false, file: input.name)
     return try BinaryTraceReader(
-      input: input, settings: settings, recordSize: width * roles.count, fields: maps, expectedRows: nil,
-      dataOffset: 0, hasTime: layout == .txyz, units: units, formatName: "raw")
+      input: input, settings: settings, recordSize: width * raw.fieldCount, fields: maps, expectedRows: nil,
+      dataOffset: 0, hasTime: raw.hasTime, layout: layout, units: units, formatName: "raw")
   }
 }

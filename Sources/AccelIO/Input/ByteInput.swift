@@ -6,6 +6,9 @@
 import AccelCore
 
 /// An input file (or stdin) read with plain `read(2)` calls into caller-owned buffers.
+///
+/// Gzip-compressed input (recognised by its magic bytes, whatever the name, also on stdin) is
+/// inflated transparently and in streaming: callers see the decompressed bytes.
 public final class ByteInput {
   /// The name for messages: the path as given, or `<stdin>`.
   public let name: String
@@ -23,6 +26,7 @@ public final class ByteInput {
       self.path = nil
       self.fd = 0
       self.ownsDescriptor = false
+      try detectCompression()
       return
     }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -41,6 +45,40 @@ public final class ByteInput {
     #if os(Linux)
       _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
     #endif
+    try detectCompression()
+  }
+
+  /// The gzip decoder when the input is compressed.
+  private var gzip: GzipDecoder?
+
+  /// Whether the input is gzip-compressed (and read decompressed).
+  public var isCompressed: Bool { gzip != nil }
+
+  /// Looks at the first two bytes: gzip's magic 1f 8b starts a decoder over the rest.
+  private func detectCompression() throws {
+    var first = [UInt8](repeating: 0, count: 2)
+    var got = 0
+    if fileSize != nil {
+      got = first.withUnsafeMutableBytes { Int(pread(fd, $0.baseAddress!, 2, 0)) }
+      if got < 0 { throw AccelError.cannotOpen(path: name, reason: String(cString: strerror(errno))) }
+      guard got == 2, first == [0x1F, 0x8B] else { return }
+      got = 0  // read again below, from the descriptor's position
+    } else {
+      while got < 2 {
+        let n = try first.withUnsafeMutableBytes { try readDescriptor(into: $0.baseAddress! + got, count: 2 - got) }
+        if n == 0 { break }
+        got += n
+      }
+      guard got == 2, first == [0x1F, 0x8B] else {
+        pending = Array(first[0..<got])
+        return
+      }
+    }
+    let descriptor = fd
+    let inputName = name
+    gzip = try GzipDecoder(name: inputName, initial: Array(first[0..<got])) { buffer, count in
+      try Self.readDescriptor(descriptor, name: inputName, into: buffer, count: count)
+    }
   }
 
   deinit {
@@ -55,11 +93,33 @@ public final class ByteInput {
   /// `chunkSize` bytes (the kernel's copy then overlaps the caller's parsing). Does nothing for
   /// pipes, for files smaller than eight chunks, or when a thread cannot be started. The reserve
   /// before each chunk is a quarter of a chunk.
+  ///
+  /// A compressed file of at least one chunk is read ahead too: the second thread inflates it.
   public func startReadAhead(chunkSize: Int) {
-    guard readAhead == nil, pending.isEmpty, chunkSize > 0, let size = regularFileSize,
-      size - offset >= 8 * chunkSize
-    else { return }
-    readAhead = ReadAhead(fd: fd, chunkSize: chunkSize, reserve: max(8, chunkSize / 4))
+    guard readAhead == nil, chunkSize > 0, let size = fileSize else { return }
+    let reserve = max(8, chunkSize / 4)
+    var pending = self.pending
+    // Bytes peeked already are served first, from the producer.
+    func fromPending(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+      let n = min(count, pending.count)
+      pending.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: n) }
+      pending.removeFirst(n)
+      return n
+    }
+    if let gzip {
+      guard size >= chunkSize else { return }
+      readAhead = ReadAhead(chunkSize: chunkSize, reserve: reserve) { buffer, count in
+        pending.isEmpty ? try gzip.read(into: buffer, count: count) : fromPending(buffer, count)
+      }
+    } else {
+      guard size - offset >= 8 * chunkSize else { return }
+      let fd = self.fd
+      let name = self.name
+      readAhead = ReadAhead(chunkSize: chunkSize, reserve: reserve) { buffer, count in
+        pending.isEmpty ? try Self.readDescriptor(fd, name: name, into: buffer, count: count) : fromPending(buffer, count)
+      }
+    }
+    if readAhead != nil { self.pending = [] }
   }
 
   /// Whether `takeChunk()` is available (read-ahead is running).
@@ -81,7 +141,7 @@ public final class ByteInput {
       offset += chunk.count
       return chunk
     case .failure(let error):
-      throw AccelError.cannotOpen(path: name, reason: String(cString: strerror(error.code)))
+      throw error
     }
   }
 
@@ -90,8 +150,12 @@ public final class ByteInput {
     readAhead?.releaseChunk()
   }
 
-  /// The size in bytes when the input is a regular file.
-  public var regularFileSize: Int? {
+  /// The size in bytes of the data read when it is a regular file (not compressed): readers check
+  /// a promised length against it.
+  public var regularFileSize: Int? { gzip == nil ? fileSize : nil }
+
+  /// The size of the underlying regular file, compressed or not.
+  private var fileSize: Int? {
     var st = stat()
     guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int(st.st_size)
@@ -136,19 +200,29 @@ public final class ByteInput {
         offset += n
         return n
       case .failure(let error):
-        throw AccelError.cannotOpen(path: name, reason: String(cString: strerror(error.code)))
+        throw error
       }
     }
+    let n = try gzip?.read(into: buffer, count: count) ?? readDescriptor(into: buffer, count: count)
+    offset += n
+    return n
+  }
+
+  private func readDescriptor(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+    try Self.readDescriptor(fd, name: name, into: buffer, count: count)
+  }
+
+  /// One `read(2)`, retried on EINTR; 0 at the end.
+  private static func readDescriptor(
+    _ fd: Int32, name: String, into buffer: UnsafeMutableRawPointer, count: Int
+  ) throws -> Int {
     while true {
       #if canImport(Glibc)
         let n = Glibc.read(fd, buffer, count)
       #else
         let n = Darwin.read(fd, buffer, count)
       #endif
-      if n >= 0 {
-        offset += n
-        return n
-      }
+      if n >= 0 { return n }
       if errno == EINTR { continue }
       throw AccelError.cannotOpen(path: name, reason: String(cString: strerror(errno)))
     }

@@ -3,10 +3,12 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import AccelCore
 import Dispatch
 
-/// Reads a file descriptor ahead of its consumer on a second thread, into a small ring of
-/// fixed-size chunks (single producer, single consumer).
+/// Reads an input ahead of its consumer on a second thread, into a small ring of fixed-size
+/// chunks (single producer, single consumer). The producer calls `source`: `read(2)` on a file,
+/// or a gzip decoder (so decompression runs on the second core).
 ///
 /// The consumer parses one chunk while the producer's `read(2)` (the kernel's copy out of the page
 /// cache) fills the next, so a parser bound by its own work no longer waits for the copy. Memory
@@ -17,16 +19,17 @@ import Dispatch
 /// its data (for the consumer to put an unfinished row in front of the next chunk) and `padding`
 /// after it (for a sentinel).
 final class ReadAhead: @unchecked Sendable {
-  private let fd: Int32
+  private let source: (UnsafeMutableRawPointer, Int) throws -> Int
   private let chunkSize: Int
   private let slots: Int
   let reserve: Int
   static let padding = 64
   private let stride: Int
   private let storage: UnsafeMutableRawPointer
-  /// Bytes in each slot; negative: `-errno` of a failed read. Written by the producer before it
-  /// signals `filled`, read by the consumer after waiting on it.
+  /// Bytes in each slot; negative: the read failed with `failure`. Written by the producer before
+  /// it signals `filled`, read by the consumer after waiting on it.
   private let lengths: UnsafeMutablePointer<Int>
+  private var failure: AccelError?
   private let free: DispatchSemaphore
   private let filled = DispatchSemaphore(value: 0)
   private let stopped = DispatchSemaphore(value: 0)
@@ -41,8 +44,13 @@ final class ReadAhead: @unchecked Sendable {
   private var finished = false
 
   /// Starts the producer thread; nil when no thread can be started (read directly then).
-  init?(fd: Int32, chunkSize: Int, slots: Int = 4, reserve: Int) {
-    self.fd = fd
+  /// - Parameter source: reads up to `count` bytes into a buffer, returning how many (0 at the
+  ///   end); called on the producer thread only.
+  init?(
+    chunkSize: Int, slots: Int = 4, reserve: Int,
+    source: @escaping (UnsafeMutableRawPointer, Int) throws -> Int
+  ) {
+    self.source = source
     self.chunkSize = chunkSize
     self.slots = slots
     self.reserve = reserve
@@ -59,7 +67,7 @@ final class ReadAhead: @unchecked Sendable {
 
   /// Copies up to `count` bytes into `buffer`; 0 at the end of the input. A failed read is
   /// reported as its errno.
-  func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Result<Int, ReadError> {
+  func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Result<Int, AccelError> {
     var copied = 0
     while copied < count {
       if !holding {
@@ -70,7 +78,7 @@ final class ReadAhead: @unchecked Sendable {
         length = lengths[slot]
         if length < 0 {
           finished = true
-          return .failure(ReadError(code: Int32(-length)))
+          return .failure(failure!)
         }
       }
       let n = min(count - copied, length - position)
@@ -92,7 +100,7 @@ final class ReadAhead: @unchecked Sendable {
 
   /// The next chunk, in place, until `releaseChunk()` (chunks are released in the order taken).
   /// Empty at the end of the input. Not to be mixed with a partly consumed `read(into:count:)`.
-  func takeChunk() -> Result<UnsafeMutableRawBufferPointer, ReadError> {
+  func takeChunk() -> Result<UnsafeMutableRawBufferPointer, AccelError> {
     precondition(!holding, "takeChunk while a chunk is partly read")
     guard !finished else { return .success(UnsafeMutableRawBufferPointer(start: data(slot), count: 0)) }
     filled.wait()
@@ -100,7 +108,7 @@ final class ReadAhead: @unchecked Sendable {
     if length < 0 {
       finished = true
       free.signal()
-      return .failure(ReadError(code: Int32(-length)))
+      return .failure(failure!)
     }
     let chunk = UnsafeMutableRawBufferPointer(start: data(slot), count: length)
     slot = (slot + 1) % slots
@@ -115,10 +123,6 @@ final class ReadAhead: @unchecked Sendable {
 
   private func data(_ index: Int) -> UnsafeMutableRawPointer {
     storage + index * stride + reserve
-  }
-
-  struct ReadError: Error {
-    var code: Int32
   }
 
   private var stopRequested = false
@@ -145,27 +149,22 @@ final class ReadAhead: @unchecked Sendable {
       if cancelled { break }
       let base = data(index)
       var n = 0
-      var failure: Int32 = 0
-      // Fill the chunk (short reads from pipes or signals) until it is full or the input ends.
-      while n < chunkSize {
-        #if canImport(Glibc)
-          let got = Glibc.read(fd, base + n, chunkSize - n)
-        #else
-          let got = Darwin.read(fd, base + n, chunkSize - n)
-        #endif
-        if got > 0 {
+      var failed = false
+      // Fill the chunk until it is full or the input ends.
+      do {
+        while n < chunkSize {
+          let got = try source(base + n, chunkSize - n)
+          if got == 0 { break }
           n += got
-        } else if got == 0 {
-          break
-        } else if errno != EINTR {
-          failure = errno
-          break
         }
+      } catch {
+        failure = error as? AccelError ?? .failure("\(error)")
+        failed = true
       }
-      lengths[index] = failure != 0 ? -Int(failure) : n
+      lengths[index] = failed ? -1 : n
       filled.signal()
       // A chunk that is not full is the last (or an error).
-      if failure != 0 || n < chunkSize { break }
+      if failed || n < chunkSize { break }
       index = (index + 1) % slots
     }
     stopped.signal()

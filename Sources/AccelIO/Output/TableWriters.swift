@@ -127,18 +127,22 @@ public final class RawTableWriter: TableSink {
   public func finish() throws { try output.commit() }
 }
 
-/// A trace sink over a table writer: writes t, x, y, z (or x, y, z).
+/// A trace sink over a table writer: writes the columns of `layout` (all of them, or the fields
+/// chosen by position in `layout.columnNames`).
 public final class TraceTableSink: TraceSink {
   private let table: TableSink
-  private let includeTime: Bool
+  private let layout: TraceLayout
+  private let fields: [Int]?
 
-  public init(_ table: TableSink, includeTime: Bool = true) {
+  public init(_ table: TableSink, layout: TraceLayout = .accelerometer, fields: [Int]? = nil) {
     self.table = table
-    self.includeTime = includeTime
+    self.layout = layout
+    self.fields = fields
   }
 
   public func write(_ block: SampleBlock) throws {
-    try table.write(columns: includeTime ? [block.t, block.x, block.y, block.z] : [block.x, block.y, block.z])
+    let all = block.columns(in: layout)
+    try table.write(columns: fields.map { $0.map { all[$0] } } ?? all)
   }
 
   public func finish() throws { try table.finish() }

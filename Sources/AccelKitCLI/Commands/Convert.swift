@@ -8,8 +8,9 @@ struct Convert: ParsableCommand {
     abstract: "Convert a trace between CSV, NPY and raw binary, optionally onto a uniform time grid.",
     discussion: """
       The output holds t, x, y, z in seconds and g, Apple's axis convention, whatever the input \
-      used. Values round-trip exactly: CSV -> NPY -> CSV gives the same numbers (with --dtype f32, \
-      the same Float values). The output is written atomically: on any error nothing is left at \
+      used, then the gyroscope gx, gy, gz in rad/s and the magnetometer mx, my, mz in uT when the \
+      input has them, then the columns kept with --keep. Values round-trip exactly: CSV -> NPY -> \
+      CSV gives the same numbers (with --dtype f32, the same Float values). The output is written atomically: on any error nothing is left at \
       the output path and an existing file there is untouched. Streams in constant memory.
 
       Examples:
@@ -17,6 +18,8 @@ struct Convert: ParsableCommand {
         accelkit convert --preset st-mlc shake.csv -o shake.csv.npy --dtype f32
         accelkit convert jittery.csv --resample 100 -o uniform.csv
         accelkit convert trace.npy -o - | head
+        accelkit convert --channels acc imu.csv.gz -o accel-only.csv
+        accelkit convert imu.csv -o imu.f32 --dtype f32 --out-layout t,acc,gyro
       """
   )
 
@@ -35,13 +38,17 @@ struct Convert: ParsableCommand {
   @Option(help: "The value type of NPY and raw output: f64 or f32 (default: that of the input).")
   var dtype: SamplePrecision?
 
-  @Option(help: "The field order of raw output: txyz or xyz.")
-  var outLayout: RawLayout = .txyz
+  @Option(help: ArgumentHelp("The fields of raw output records: txyz, xyz, or channels and groups such as t,acc,gyro (default: t and every group the trace has).", valueName: "layout"))
+  var outLayout: RawLayout?
+
+  @Option(help: ArgumentHelp("The sensor groups to write: acc, gyro, mag, comma-separated (default: every group the input has).", valueName: "groups"))
+  var channels: String?
 
   @Option(help: ArgumentHelp("Resample onto a uniform grid at this rate by linear interpolation.", valueName: "hz"))
   var resample: Double?
 
   func validate() throws {
+    if let channels { _ = try SensorGroup.parseList(channels) }
     if let resample, !(resample > 0 && resample.isFinite) {
       throw ValidationError("--resample must be a positive number of Hz, got \(resample)")
     }
@@ -53,7 +60,10 @@ struct Convert: ParsableCommand {
     let format = to ?? TraceFormat(pathExtensionOf: output) ?? .csv
     let precision = dtype ?? source.metadata.precision
     let file = try OutputFile(path: output, inputs: [byteInput], needsSeek: format == .npy)
-    let sink = try TraceWriters.make(format: format, output: file, precision: precision, layout: outLayout)
+    var layout = source.metadata.layout
+    if let channels { layout = layout.restricted(to: try SensorGroup.parseList(channels)) }
+    let sink = try TraceWriters.make(
+      format: format, output: file, precision: precision, layout: layout, rawLayout: outLayout)
     var resampler = resample.map { LinearResampler(rate: $0, name: source.metadata.name) }
     while let block = try source.next() {
       if resampler != nil {

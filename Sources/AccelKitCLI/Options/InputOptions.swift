@@ -5,7 +5,9 @@ import ArgumentParser
 extension TraceFormat: ExpressibleByArgument {}
 extension TimeUnit: ExpressibleByArgument {}
 extension AxisConvention: ExpressibleByArgument {}
-extension RawLayout: ExpressibleByArgument {}
+extension RawLayout: ExpressibleByArgument {
+  public init?(argument: String) { self.init(parsing: argument) }
+}
 extension SamplePrecision: ExpressibleByArgument {}
 
 /// How to read input traces: shared by every command that reads one.
@@ -19,8 +21,11 @@ struct InputOptions: ParsableArguments {
   @Flag(help: "Read CSV input that has no header row (columns by index: t,x,y,z for 4 or more, x,y,z for 3).")
   var noHeader = false
 
-  @Option(help: ArgumentHelp("Map input columns: t=NAME,x=NAME,y=NAME,z=NAME (names or 1-based indices; A+B sums two columns).", valueName: "map"))
+  @Option(help: ArgumentHelp("Map input columns: t=NAME,x=NAME,y=NAME,z=NAME, and gx,gy,gz (gyroscope), mx,my,mz (magnetometer) (names or 1-based indices; A+B sums two columns).", valueName: "map"))
   var columns: String?
+
+  @Option(help: ArgumentHelp("Keep these extra numeric columns (names or 1-based indices, comma-separated) and write them after the sensors.", valueName: "names"))
+  var keep: String?
 
   @Option(help: ArgumentHelp("Set the sample rate, for inputs without a time column.", valueName: "hz"))
   var rate: Double?
@@ -31,13 +36,19 @@ struct InputOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Set the acceleration unit: g, mg, m/s2 or auto (default: auto, from the column names, else g).", valueName: "unit"))
   var units: String?
 
+  @Option(help: ArgumentHelp("Set the gyroscope unit: rad/s, deg/s or auto (default: auto, from the column names, else rad/s).", valueName: "unit"))
+  var gyroUnits: String?
+
+  @Option(help: ArgumentHelp("Set the magnetometer unit: uT, nT, gauss, mG or auto (default: auto, from the column names, else uT).", valueName: "unit"))
+  var magUnits: String?
+
   @Option(help: "Set the axis convention of the input: apple (face up reads z = -1 g) or specific-force (face up reads z = +1 g).")
   var convention: AxisConvention?
 
   @Option(help: ArgumentHelp("Apply the settings of a known recorder (see `accelkit presets`).", valueName: "name"))
   var preset: String?
 
-  @Option(help: "Set the field order of raw binary input: txyz or xyz.")
+  @Option(help: ArgumentHelp("Set the fields of raw binary input records: txyz, xyz, or channels and groups such as t,acc,gyro,mag or t,x,y,z,gx,gy,gz.", valueName: "layout"))
   var layout: RawLayout?
 
   @Option(help: "Set the value type of raw binary input: f64 or f32 (default: f64, or f32 for .f32 files).")
@@ -59,36 +70,40 @@ struct InputOptions: ParsableArguments {
     if let units, UnitsSetting(name: units) == nil {
       throw ValidationError("--units must be g, mg, m/s2 or auto, got \"\(units)\"")
     }
+    if let gyroUnits, UnitChoice<AngularRateUnit>(name: gyroUnits) == nil {
+      throw ValidationError("--gyro-units must be rad/s, deg/s or auto, got \"\(gyroUnits)\"")
+    }
+    if let magUnits, UnitChoice<MagneticFieldUnit>(name: magUnits) == nil {
+      throw ValidationError("--mag-units must be uT, nT, gauss, mG or auto, got \"\(magUnits)\"")
+    }
     if let preset, Preset.named(preset) == nil {
       throw ValidationError(
         "unknown preset \"\(preset)\"; the presets are \(Preset.all.map(\.name).joined(separator: ", "))")
     }
   }
 
-  /// The reader settings: the preset's values, overridden by the options given.
-  func settings() throws -> TraceReadSettings {
-    var s = TraceReadSettings()
-    if let name = preset, let p = Preset.named(name) {
-      if let c = p.columns { s.columns = try ColumnSpec(parsing: c) }
-      s.rate = p.rate
-      if let v = p.timeUnit { s.timeUnit = v }
-      if let v = p.units { s.units = v }
-      if let v = p.convention { s.convention = v }
-      s.delimiter = p.delimiter
-      if let v = p.hasHeader { s.hasHeader = v }
-    }
-    s.format = format
-    if let delimiter { s.delimiter = CSVDialect.parseDelimiter(delimiter) }
-    if noHeader { s.hasHeader = false }
-    if let columns { s.columns = try ColumnSpec(parsing: columns) }
-    if let rate { s.rate = rate }
-    if let timeUnit { s.timeUnit = timeUnit }
-    if let units { s.units = UnitsSetting(name: units)! }
-    if let convention { s.convention = convention }
-    if let layout { s.rawLayout = layout }
-    if let rawType { s.rawPrecision = rawType }
-    s.skipBadRows = skipBadRows
-    s.allowNonFinite = allowNonfinite
-    return s
+  /// The options as given, for the library to apply over a preset (named, or recognised).
+  func options() throws -> TraceReadOptions {
+    var o = TraceReadOptions()
+    o.preset = preset
+    o.format = format
+    o.delimiter = delimiter.flatMap(CSVDialect.parseDelimiter)
+    o.noHeader = noHeader
+    o.columns = try columns.map(ColumnSpec.init(parsing:))
+    o.keep = try keep.map(ColumnSpec.parseReferences) ?? []
+    o.rate = rate
+    o.timeUnit = timeUnit
+    o.units = units.flatMap(UnitsSetting.init(name:))
+    o.gyroscopeUnits = gyroUnits.flatMap(UnitChoice<AngularRateUnit>.init(name:))
+    o.magnetometerUnits = magUnits.flatMap(UnitChoice<MagneticFieldUnit>.init(name:))
+    o.convention = convention
+    o.rawLayout = layout
+    o.rawPrecision = rawType
+    o.skipBadRows = skipBadRows
+    o.allowNonFinite = allowNonfinite
+    return o
   }
+
+  /// The reader settings: the preset's values, overridden by the options given.
+  func settings() throws -> TraceReadSettings { try options().settings() }
 }

@@ -29,9 +29,14 @@ enum Diagnostics {
 
   /// Reports rows skipped with --skip-bad-rows.
   static func reportSkips(_ source: TraceSource) {
-    guard let reporter = source as? SkipReporting, reporter.skippedRows > 0 else { return }
-    var text = "Warning: skipped \(reporter.skippedRows) bad row\(reporter.skippedRows == 1 ? "" : "s") in \(source.metadata.name)"
-    if let first = reporter.firstSkippedError { text += "; the first: \(first.message)" }
+    guard let reporter = source as? SkipReporting else { return }
+    reportSkips(reporter.skippedRows, reporter.firstSkippedError, in: source.metadata.name)
+  }
+
+  static func reportSkips(_ count: Int, _ first: AccelError?, in name: String) {
+    guard count > 0 else { return }
+    var text = "Warning: skipped \(count) bad row\(count == 1 ? "" : "s") in \(name)"
+    if let first { text += "; the first: \(first.message)" }
     printError(text)
   }
 
