@@ -44,13 +44,11 @@ struct Convert: ParsableCommand {
   @Option(help: ArgumentHelp("The sensor groups to write: acc, gyro, mag, comma-separated (default: every group the input has).", valueName: "groups"))
   var channels: String?
 
-  @Option(help: ArgumentHelp("Resample onto a uniform grid at this rate by linear interpolation.", valueName: "hz"))
-  var resample: Double?
+  @OptionGroup var resampling: ResampleOptions
 
   func validate() throws {
-    if let channels { _ = try SensorGroup.parseList(channels) }
-    if let resample, !(resample > 0 && resample.isFinite) {
-      throw ValidationError("--resample must be a positive number of Hz, got \(resample)")
+    if let channels {
+      do { _ = try SensorGroup.parseList(channels) } catch let error as AccelError { throw ValidationError(error.message) }
     }
   }
 
@@ -64,7 +62,7 @@ struct Convert: ParsableCommand {
     if let channels { layout = layout.restricted(to: try SensorGroup.parseList(channels)) }
     let sink = try TraceWriters.make(
       format: format, output: file, precision: precision, layout: layout, rawLayout: outLayout)
-    var resampler = resample.map { LinearResampler(rate: $0, name: source.metadata.name) }
+    var resampler = resampling.resample.map { LinearResampler(rate: $0, name: source.metadata.name) }
     while let block = try source.next() {
       if resampler != nil {
         let out = try resampler!.process(block)

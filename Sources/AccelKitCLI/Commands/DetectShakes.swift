@@ -42,8 +42,7 @@ struct DetectShakes: ParsableCommand {
   @Flag(help: "Print each rule's parameters with unit, default and meaning.")
   var listParams = false
 
-  @Option(help: ArgumentHelp("Put traces on a uniform grid at this rate first.", valueName: "hz"))
-  var resample: Double?
+  @OptionGroup var resampling: ResampleOptions
 
   func validate() throws {
     if !listParams {
@@ -94,7 +93,7 @@ struct DetectShakes: ParsableCommand {
     _ = try ShakeRules.resolve(values, for: ruleType)  // report bad parameters before reading
     let settings = try input.settings()
     let paths = traces.isEmpty ? ["-"] : traces
-    let resample = self.resample
+    let resample = resampling.resample
     let ruleName = ruleType.name
     let results = parallelMap(paths) { path in
       Result { try Self.detect(path: path, settings: settings, resample: resample, rule: ShakeRules.named(ruleName)!, values: values) }

@@ -56,16 +56,12 @@ struct FilterOptions: ParsableArguments {
   @Option(name: .customLong("init"), help: "How the filter starts: steady (in its steady state for the first sample, no start-up transient) or zero (scipy's default and Apple's filters, bit for bit).")
   var initialization: FilterInit = .steady
 
-  @Option(help: ArgumentHelp("Put the trace on a uniform grid at this rate (linear interpolation) before filtering.", valueName: "hz"))
-  var resample: Double?
+  @OptionGroup var resampling: ResampleOptions
 
   @Flag(help: "Print the design (coefficients, -3 dB point, poles) instead of filtering.")
   var describe = false
 
   func validate() throws {
-    if let resample, !(resample > 0 && resample.isFinite) {
-      throw ValidationError("--resample must be a positive number of Hz, got \(resample)")
-    }
     if trace == nil && !describe {
       throw ValidationError("give the trace to filter (`-` for stdin)")
     }
@@ -88,13 +84,13 @@ enum FilterRunner {
   static func run(_ options: FilterOptions, plan makePlan: (Double) throws -> FilterPlan) throws {
     let settings = try options.input.settings()
     if options.describe && options.trace == nil {
-      guard let rate = options.resample ?? settings.rate else {
+      guard let rate = options.resampling.resample ?? settings.rate else {
         throw AccelError.usage("--describe without a trace needs the sample rate: give --rate HZ")
       }
       try writeStdout(try makePlan(rate).description)
       return
     }
-    let stream = try TraceStream(path: options.trace!, settings: settings, resample: options.resample)
+    let stream = try TraceStream(path: options.trace!, settings: settings, resample: options.resampling.resample)
     let rate = stream.rate
     let plan = try makePlan(rate)
     if options.describe {
@@ -117,7 +113,7 @@ enum FilterRunner {
     }
     try writer.finish()
     Diagnostics.reportSkips(stream.source)
-    if options.resample == nil, let warning = regularity.warning(name: stream.name) {
+    if options.resampling.resample == nil, let warning = regularity.warning(name: stream.name) {
       Diagnostics.warning(warning)
     }
   }

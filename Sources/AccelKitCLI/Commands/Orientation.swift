@@ -70,8 +70,7 @@ struct Orientation: ParsableCommand {
   @Option(help: ArgumentHelp("How far past a boundary the current orientation is kept.", valueName: "degrees"))
   var hysteresis: Double = OrientationClassifier.defaultHysteresis
 
-  @Option(help: ArgumentHelp("Put the trace on a uniform grid at this rate first.", valueName: "hz"))
-  var resample: Double?
+  @OptionGroup var resampling: ResampleOptions
 
   func validate() throws {
     if alpha != nil && cutoff != nil { throw ValidationError("give --alpha or --cutoff, not both") }
@@ -86,7 +85,7 @@ struct Orientation: ParsableCommand {
   static let defaultCutoff = 1 / (2 * Double.pi * 0.2)
 
   func run() throws {
-    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resample)
+    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var gravityFilter: ExponentialLowpass3? = nil
     if !raw {
       let a = try alpha ?? ExponentialDesign.alpha(cutoff: cutoff ?? Self.defaultCutoff, rate: stream.rate)

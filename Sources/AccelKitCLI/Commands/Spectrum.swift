@@ -143,8 +143,7 @@ struct Spectrum: ParsableCommand {
   @Option(help: "How Welch averages segments: mean or median (bias-corrected, as scipy).")
   var average: WelchEstimator.Average = .mean
 
-  @Option(help: ArgumentHelp("Put the trace on a uniform grid at this rate first.", valueName: "hz"))
-  var resample: Double?
+  @OptionGroup var resampling: ResampleOptions
 
   @Flag(help: "Print a summary per axis instead of (or, with -o FILE, beside) the spectrum.")
   var summary = false
@@ -168,7 +167,7 @@ struct Spectrum: ParsableCommand {
   }
 
   func run() throws {
-    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resample)
+    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     let axes = try spectral.axisList()
     spectral.loadWisdom()
     let defaultWindow: WindowKind = method == .periodogram ? .boxcar : .hann
@@ -285,11 +284,10 @@ struct Spectrogram: ParsableCommand {
   @Option(help: "The output format: csv or npy (default: from the output extension, else csv).")
   var to: TraceFormat?
 
-  @Option(help: ArgumentHelp("Put the trace on a uniform grid at this rate first.", valueName: "hz"))
-  var resample: Double?
+  @OptionGroup var resampling: ResampleOptions
 
   func run() throws {
-    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resample)
+    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     let axes = try spectral.axisList()
     spectral.loadWisdom()
     let window = spectral.windowKind(default: .tukey(alpha: spectral.tukeyAlpha ?? 0.25))

@@ -1,18 +1,22 @@
 import AccelCore
-import AccelIO
 
-/// An opened input, optionally resampled, with its sample rate worked out: the `--rate` given,
-/// the `--resample` rate, or 1 / the median interval of the first block.
-final class TraceStream {
-  let source: TraceSource
-  let input: ByteInput
-  private(set) var rate = 0.0
-  let resampled: Bool
+/// An opened input, optionally resampled onto a uniform grid, with its sample rate worked out:
+/// the `--rate` given, the `resample` rate, or 1 / the median interval of the first block.
+public final class TraceStream {
+  public let source: TraceSource
+  public let input: ByteInput
+  public private(set) var rate = 0.0
+  public let resampled: Bool
   private var resampler: LinearResampler?
   private var first: SampleBlock?
   private var firstTaken = false
 
-  init(path: String, settings: TraceReadSettings, resample: Double?) throws {
+  /// - Parameter resample: the rate in Hz of a uniform grid to put the trace on, > 0; nil to
+  ///   read it as it is.
+  public init(path: String, settings: TraceReadSettings, resample: Double?) throws {
+    if let resample, !(resample > 0 && resample.isFinite) {
+      throw AccelError.usage("--resample must be a positive number of Hz, got \(formatNumber(resample))")
+    }
     let (opened, input) = try TraceOpener.open(path: path, settings: settings)
     source = opened
     self.input = input
@@ -30,10 +34,10 @@ final class TraceStream {
     }
   }
 
-  var name: String { source.metadata.name }
+  public var name: String { source.metadata.name }
 
   /// The next block (never empty), or nil at the end.
-  func next() throws -> SampleBlock? {
+  public func next() throws -> SampleBlock? {
     if !firstTaken {
       firstTaken = true
       return first
