@@ -24,12 +24,7 @@ let package = Package(
       providers: [.apt(["zlib1g-dev"])]
     ),
     .target(name: "AccelCore"),
-    .target(
-      name: "AccelIO",
-      dependencies: ["AccelCore", "CZlib"],
-      // The CSV field loop touches no shared state; dynamic exclusivity checks cost ~20% there.
-      swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-    ),
+    .target(name: "AccelIO", dependencies: ["AccelCore", "CZlib"]),
     .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(name: "AccelOrientation", dependencies: ["AccelCore", "AccelFilters"]),
     .target(name: "AccelGestures", dependencies: ["AccelCore"]),
