@@ -48,3 +48,12 @@ public final class MemoryTraceSource: TraceSource {
     return samples.slice(position..<end)
   }
 }
+
+/// Bytes kept at offsets, written and read back in any order: the scratch space of a stage that
+/// must see its input twice in constant memory (zero-phase filtering's forward pass).
+public protocol RandomAccessStore: AnyObject {
+  /// Writes all of `bytes` at byte `offset`.
+  func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws
+  /// Fills `bytes` from byte `offset`, which must have been written.
+  func read(into bytes: UnsafeMutableRawBufferPointer, at offset: Int) throws
+}

@@ -1,3 +1,4 @@
+import AccelCore
 import TestSupport
 import Testing
 

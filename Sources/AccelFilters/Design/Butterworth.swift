@@ -128,13 +128,3 @@ public func checkCutoff(_ cutoff: Double, rate: Double, name: String = "cutoff")
   }
 }
 
-/// A frequency for messages: up to 6 significant digits, no trailing zeros.
-public func formatHz(_ value: Double) -> String {
-  var text = String(value)
-  if abs(value) >= 1e-3 && abs(value) < 1e7 {
-    let rounded = (value * 1e6).rounded() / 1e6
-    text = String(rounded)
-  }
-  if text.hasSuffix(".0") { text.removeLast(2) }
-  return text
-}

@@ -8,7 +8,7 @@ import AccelCore
 /// An anonymous temporary file in `$TMPDIR` (or /tmp) for data that does not fit the memory a
 /// streaming command allows itself, such as the forward pass of zero-phase filtering. It is
 /// unlinked as soon as it is made, so nothing is left behind whatever happens.
-public final class ScratchFile {
+public final class ScratchFile: RandomAccessStore {
   private let fd: Int32
   private let directory: String
 

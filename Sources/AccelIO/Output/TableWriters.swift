@@ -1,7 +1,7 @@
 import AccelCore
 
 /// A writer of named columns (a trace's t, x, y, z, or any other set such as gravity's
-/// t, gx, gy, gz, ux, uy, uz), block by block.
+/// t, gravity_x, ..., user_z), block by block.
 public protocol TableSink: AnyObject {
   /// Writes one block: one array per column, all of the same length.
   func write(columns: [[Double]]) throws

@@ -16,7 +16,8 @@ struct Filter: ParsableCommand {
     commandName: "filter",
     abstract: "Filter a trace: exponential, Apple's adaptive, Butterworth (and zero-phase) filters, gravity split.",
     discussion: """
-      Output keeps t, x, y, z with x, y, z filtered (gravity writes t, gx, gy, gz, ux, uy, uz). \
+      Output keeps t, x, y, z with x, y, z filtered (gravity writes t, gravity_x, gravity_y, \
+      gravity_z, user_x, user_y, user_z). \
       Filters stream block by block with their state carried over, in constant memory; \
       Butterworth --zero-phase keeps its forward pass in a temporary file in $TMPDIR (32 bytes \
       per sample, removed at once) and reads it back from the end. The sample rate is --rate, or \
@@ -68,47 +69,38 @@ struct FilterOptions: ParsableArguments {
   }
 }
 
-/// What a filter kind does with blocks: the columns it writes and a stage made for a sample rate.
-struct FilterPlan {
-  var columns = ["t", "x", "y", "z"]
-  /// Text for --describe.
-  var description: String
-  /// Filters one block; returns the output columns (t first).
-  var stage: (inout SampleBlock) -> [[Double]]
-  /// Set for forward-backward (zero-phase) filtering with these sections instead of `stage`.
-  var zeroPhase: [Biquad]? = nil
-}
-
 enum FilterRunner {
-  /// Reads the input, works out the sample rate, asks `plan` for the filter and streams it.
-  static func run(_ options: FilterOptions, plan makePlan: (Double) throws -> FilterPlan) throws {
+  /// Reads the input, works out the sample rate, makes the filter `kind` for it and streams the
+  /// trace through it (or prints its design with --describe).
+  static func run(_ options: FilterOptions, kind: TraceFilterKind) throws {
     let settings = try options.input.settings()
     if options.describe && options.trace == nil {
       guard let rate = options.resampling.resample ?? settings.rate else {
         throw AccelError.usage("--describe without a trace needs the sample rate: give --rate HZ")
       }
-      try writeStdout(try makePlan(rate).description)
+      try writeStdout(try TraceFilter(kind, rate: rate, initialization: options.initialization).description)
       return
     }
     let stream = try TraceStream(path: options.trace!, settings: settings, resample: options.resampling.resample)
-    let rate = stream.rate
-    let plan = try makePlan(rate)
+    var filter = try TraceFilter(kind, rate: stream.rate, initialization: options.initialization)
     if options.describe {
-      try writeStdout(plan.description)
+      try writeStdout(filter.description)
       return
     }
     let format = options.to ?? TraceFormat(pathExtensionOf: options.output) ?? .csv
     let table = TableFormat(format)
     let file = try OutputFile(path: options.output, inputs: [stream.input], needsSeek: table.needsSeek)
     let writer = try table.makeWriter(
-      output: file, names: plan.columns, precision: options.dtype ?? stream.source.metadata.precision)
-    var regularity = RegularityCheck(rate: rate)
-    if let sections = plan.zeroPhase {
-      try ZeroPhaseRunner.run(stream, sections: sections, regularity: &regularity, writer: writer)
+      output: file, names: filter.columns, precision: options.dtype ?? stream.source.metadata.precision)
+    var regularity = RegularityCheck(rate: stream.rate)
+    if let sections = filter.zeroPhaseSections {
+      try ZeroPhaseRunner.run(
+        sections: sections, name: stream.name, store: try ScratchFile(), next: stream.next,
+        observe: { regularity.add($0) }, write: writer.write(columns:))
     } else {
       while var block = try stream.next() {
         regularity.add(block.t)
-        try writer.write(columns: plan.stage(&block))
+        try writer.write(columns: filter.process(&block))
       }
     }
     try writer.finish()
@@ -117,140 +109,6 @@ enum FilterRunner {
       Diagnostics.warning(warning)
     }
   }
-}
-
-/// Forward-backward filtering in constant memory: the forward pass goes to a scratch file as
-/// t, x, y, z records, is filtered backward block by block from its end (rewritten in place), and
-/// is then streamed to the output. The values are exactly the in-memory `ZeroPhase.filter3`'s.
-enum ZeroPhaseRunner {
-  static let recordSize = 32
-
-  static func run(
-    _ stream: TraceStream, sections: [Biquad], regularity: inout RegularityCheck, writer: any TableSink
-  ) throws {
-    var filter = ZeroPhaseStream3(sections: sections)
-    let scratch = try ScratchFile()
-    var rows = 0
-    var buffer = [UInt8]()
-    // The first block must hold more than the pad: gather until it does (or the trace ends).
-    var head = SampleBlock()
-    var ended = false
-    while head.count <= filter.pad {
-      guard let block = try stream.next() else {
-        ended = true
-        break
-      }
-      head.append(contentsOf: block)
-    }
-    func tooShort(_ count: Int) -> AccelError {
-      AccelError.data(
-        DataLocation(file: stream.name),
-        "the trace has \(count) samples; zero-phase filtering with this design needs more than \(filter.pad)",
-        hint: "use a lower --order, or filter without --zero-phase")
-    }
-    if ended && head.count <= filter.pad { throw tooShort(head.count) }
-    var pending: SampleBlock? = head
-    while let block = try pending ?? stream.next() {
-      pending = nil
-      regularity.add(block.t)
-      var (x, y, z) = (block.x, block.y, block.z)
-      filter.forward(&x, &y, &z)
-      try write([block.t, x, y, z], at: rows, to: scratch, buffer: &buffer)
-      rows += block.count
-    }
-    guard filter.turn() else { throw tooShort(rows) }
-    // Backward, from the last block to the first.
-    let blockRows = defaultBlockSize
-    var end = rows
-    while end > 0 {
-      let start = max(0, end - blockRows)
-      let columns = try read(rows: start..<end, from: scratch, buffer: &buffer)
-      var (x, y, z) = (columns[1], columns[2], columns[3])
-      filter.backward(&x, &y, &z)
-      try write([columns[0], x, y, z], at: start, to: scratch, buffer: &buffer)
-      end = start
-    }
-    var start = 0
-    while start < rows {
-      let end = min(rows, start + blockRows)
-      try writer.write(columns: try read(rows: start..<end, from: scratch, buffer: &buffer))
-      start = end
-    }
-  }
-
-  private static func write(_ columns: [[Double]], at row: Int, to scratch: ScratchFile, buffer: inout [UInt8]) throws {
-    let n = columns[0].count
-    if buffer.count < n * recordSize { buffer = [UInt8](repeating: 0, count: n * recordSize) }
-    try buffer.withUnsafeMutableBytes { raw in
-      for c in 0..<4 {
-        columns[c].withUnsafeBufferPointer { column in
-          for i in 0..<n {
-            raw.storeBytes(of: column[i].bitPattern.littleEndian, toByteOffset: i * recordSize + c * 8, as: UInt64.self)
-          }
-        }
-      }
-      try scratch.write(UnsafeRawBufferPointer(rebasing: raw[0..<(n * recordSize)]), at: row * recordSize)
-    }
-  }
-
-  private static func read(rows: Range<Int>, from scratch: ScratchFile, buffer: inout [UInt8]) throws -> [[Double]] {
-    let n = rows.count
-    if buffer.count < n * recordSize { buffer = [UInt8](repeating: 0, count: n * recordSize) }
-    return try buffer.withUnsafeMutableBytes { raw in
-      try scratch.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<(n * recordSize)]), at: rows.lowerBound * recordSize)
-      return (0..<4).map { c in
-        [Double](unsafeUninitializedCapacity: n) { column, count in
-          for i in 0..<n {
-            column[i] = Double(bitPattern: UInt64(littleEndian: raw.load(fromByteOffset: i * recordSize + c * 8, as: UInt64.self)))
-          }
-          count = n
-        }
-      }
-    }
-  }
-}
-
-/// Watches a trace's sample intervals against the rate a filter assumes.
-struct RegularityCheck {
-  let interval: Double
-  var count = 0
-  var sumSquares = 0.0
-  var gaps = 0
-  var last: Double?
-
-  init(rate: Double) { interval = 1 / rate }
-
-  mutating func add(_ t: [Double]) {
-    for v in t {
-      if let last {
-        let d = v - last
-        if d > 1.5 * interval { gaps += 1 }
-        sumSquares += (d - interval) * (d - interval)
-        count += 1
-      }
-      last = v
-    }
-  }
-
-  func warning(name: String) -> String? {
-    guard count > 0 else { return nil }
-    let jitter = (sumSquares / Double(count)).squareRoot() / interval
-    var problems: [String] = []
-    if jitter > 0.05 { problems.append(cFormat("its sample intervals jitter by %.1f%%", jitter * 100)) }
-    if gaps > 0 { problems.append("it has \(gaps) gap\(gaps == 1 ? "" : "s") (intervals over 1.5x)") }
-    guard !problems.isEmpty else { return nil }
-    let hz = formatHz(1 / interval)
-    return "\(name): \(problems.joined(separator: " and ")); the filter assumes a uniform \(hz) Hz rate: use --resample \(hz)"
-  }
-}
-
-/// t with x, y and z filtered in place by `body`.
-func filteredAxes(_ block: inout SampleBlock, _ body: (inout [Double], inout [Double], inout [Double]) -> Void) -> [[Double]] {
-  // The axes are moved out of the block, so they are filtered in place rather than copied.
-  var (x, y, z) = (block.x, block.y, block.z)
-  (block.x, block.y, block.z) = ([], [], [])
-  body(&x, &y, &z)
-  return [block.t, x, y, z]
 }
 
 // MARK: - Exponential options
@@ -269,21 +127,9 @@ struct ExponentialOptions: ParsableArguments {
     }
   }
 
-  func alpha(rate: Double) throws -> Double {
-    if let cutoff { return try ExponentialDesign.alpha(cutoff: cutoff, rate: rate) }
-    return alpha ?? ExponentialDesign.defaultAlpha
-  }
-
-  func describe(_ name: String, alpha a: Double, rate: Double, highpass: Bool) -> String {
-    let minus3 = highpass ? ExponentialDesign.highpassMinus3dB(alpha: a, rate: rate) : ExponentialDesign.minus3dB(alpha: a, rate: rate)
-    var text = "\(name) at \(formatHz(rate)) Hz\n"
-    text += highpass ? "  y = x - lowpass(x), lowpass: s[n] = a x[n] + (1 - a) s[n-1]\n" : "  y[n] = a x[n] + (1 - a) y[n-1]\n"
-    text += "  a = \(formatNumber(a))\(cutoff.map { " (from cutoff \(formatHz($0)) Hz: RC = 1/(2 pi fc))" } ?? "")\n"
-    text += "  time constant RC = dt (1 - a) / a: \(formatNumber((1 - a) / (a * rate))) s\n"
-    text += "  pole: \(formatNumber(1 - a))\n"
-    text += "  -3 dB: " + (minus3.map { "\(formatHz($0)) Hz" } ?? "none below Nyquist") + "\n"
-    text += "  DC gain: \(highpass ? 0 : 1)\n"
-    return text
+  var setting: ExponentialSetting {
+    if let cutoff { return .cutoff(cutoff) }
+    return alpha.map(ExponentialSetting.alpha) ?? .standard
   }
 }
 
@@ -296,15 +142,7 @@ struct Lowpass: ParsableCommand {
   @OptionGroup var exponential: ExponentialOptions
   @OptionGroup var options: FilterOptions
 
-  func run() throws {
-    try FilterRunner.run(options) { rate in
-      let a = try exponential.alpha(rate: rate)
-      var filter = ExponentialLowpass3(alpha: a, initialization: options.initialization)
-      return FilterPlan(
-        description: exponential.describe("exponential low-pass", alpha: a, rate: rate, highpass: false),
-        stage: { block in filteredAxes(&block) { filter.process(&$0, &$1, &$2) } })
-    }
-  }
+  func run() throws { try FilterRunner.run(options, kind: .lowpass(exponential.setting)) }
 }
 
 struct Highpass: ParsableCommand {
@@ -316,45 +154,19 @@ struct Highpass: ParsableCommand {
   @OptionGroup var exponential: ExponentialOptions
   @OptionGroup var options: FilterOptions
 
-  func run() throws {
-    try FilterRunner.run(options) { rate in
-      let a = try exponential.alpha(rate: rate)
-      var low = ExponentialLowpass3(alpha: a, initialization: options.initialization)
-      return FilterPlan(
-        description: exponential.describe("exponential high-pass", alpha: a, rate: rate, highpass: true),
-        stage: { block in
-          var copy = block
-          let smooth = filteredAxes(&copy) { low.process(&$0, &$1, &$2) }
-          return [block.t] + [block.x, block.y, block.z].enumerated().map { k, axis in zip(axis, smooth[k + 1]).map { $0 - $1 } }
-        })
-    }
-  }
+  func run() throws { try FilterRunner.run(options, kind: .highpass(exponential.setting)) }
 }
 
 struct Gravity: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "gravity",
     abstract: "Split each sample into gravity (the exponential low-pass) and user acceleration (the rest).",
-    discussion: "Writes t, gx, gy, gz, ux, uy, uz, like Core Motion's gravity and userAcceleration.\n\nExamples:\n  accelkit filter gravity --cutoff 0.3 walk.csv -o split.csv")
+    discussion: "Writes t, gravity_x, gravity_y, gravity_z, user_x, user_y, user_z, like Core Motion's gravity and userAcceleration.\n\nExamples:\n  accelkit filter gravity --cutoff 0.3 walk.csv -o split.csv")
 
   @OptionGroup var exponential: ExponentialOptions
   @OptionGroup var options: FilterOptions
 
-  func run() throws {
-    try FilterRunner.run(options) { rate in
-      let a = try exponential.alpha(rate: rate)
-      var low = ExponentialLowpass3(alpha: a, initialization: options.initialization)
-      return FilterPlan(
-        columns: ["t", "gx", "gy", "gz", "ux", "uy", "uz"],
-        description: exponential.describe("gravity estimate (exponential low-pass)", alpha: a, rate: rate, highpass: false),
-        stage: { block in
-          var copy = block
-          let g = filteredAxes(&copy) { low.process(&$0, &$1, &$2) }
-          let user = [block.x, block.y, block.z].enumerated().map { k, axis in zip(axis, g[k + 1]).map { $0 - $1 } }
-          return g + user
-        })
-    }
-  }
+  func run() throws { try FilterRunner.run(options, kind: .gravity(exponential.setting)) }
 }
 
 // MARK: - Apple's filters
@@ -367,35 +179,9 @@ struct AppleOptions: ParsableArguments {
   var noAdaptive = false
 }
 
-func appleDescription(kind: AppleFilter.Kind, k: Double, cutoff: Double, rate: Double, adaptive: Bool) -> String {
-  var text = "Apple AccelerometerGraph \(kind == .lowpass ? "low-pass" : "high-pass")\(adaptive ? " (adaptive)" : "") at \(formatHz(rate)) Hz\n"
-  text += "  RC = 1 / fc = \(formatNumber(1 / cutoff)) s (Apple's constant; not 1 / (2 pi fc))\n"
-  text += kind == .lowpass ? "  k = dt / (dt + RC) = \(formatNumber(k))\n" : "  k = RC / (dt + RC) = \(formatNumber(k))\n"
-  if adaptive {
-    text += "  adaptive: d = clamp(| |y| - |x| | / \(AppleFilterDesign.minStep) - 1, 0, 1); "
-    text += kind == .lowpass ? "a = (1 - d) k / 3 + d k\n" : "a = d k / 3 + (1 - d) k\n"
-  }
-  let a = kind == .lowpass ? k : 1 - k
-  let minus3 = kind == .lowpass ? ExponentialDesign.minus3dB(alpha: a, rate: rate) : nil
-  if kind == .lowpass {
-    text += "  -3 dB (fixed a = k): " + (minus3.map { "\(formatHz($0)) Hz" } ?? "none below Nyquist") + ", below the nominal \(formatHz(cutoff)) Hz\n"
-  } else {
-    text += "  recurrence: y = a (y + x - x_prev); pole at \(formatNumber(k)) for fixed a = k\n"
-  }
-  return text
-}
-
 /// Runs Apple's low-pass or high-pass over the trace.
 func runAppleFilter(_ kind: AppleFilter.Kind, apple: AppleOptions, options: FilterOptions) throws {
-  try FilterRunner.run(options) { rate in
-    let k = kind == .lowpass
-      ? try AppleFilterDesign.lowpassConstant(cutoff: apple.cutoff, rate: rate)
-      : try AppleFilterDesign.highpassConstant(cutoff: apple.cutoff, rate: rate)
-    var filter = AppleFilter(kind: kind, constant: k, adaptive: !apple.noAdaptive, initialization: options.initialization)
-    return FilterPlan(
-      description: appleDescription(kind: kind, k: k, cutoff: apple.cutoff, rate: rate, adaptive: !apple.noAdaptive),
-      stage: { block in filteredAxes(&block) { filter.process(x: &$0, y: &$1, z: &$2) } })
-  }
+  try FilterRunner.run(options, kind: .apple(kind, cutoff: apple.cutoff, adaptive: !apple.noAdaptive))
 }
 
 struct AdaptiveLowpass: ParsableCommand {
@@ -458,32 +244,7 @@ struct Butterworth: ParsableCommand {
   @OptionGroup var options: FilterOptions
 
   func run() throws {
-    try FilterRunner.run(options) { rate in
-      let design = try ButterworthDesign(order: order, cutoff: cutoff, cutoffHigh: cutoffHigh, band: band, rate: rate)
-      var filter = SOSFilter3(sections: design.sections, initialization: options.initialization)
-      var plan = FilterPlan(
-        description: describe(design),
-        stage: { block in filteredAxes(&block) { filter.process(&$0, &$1, &$2) } })
-      if zeroPhase { plan.zeroPhase = design.sections }
-      return plan
-    }
-  }
-
-  func describe(_ design: ButterworthDesign) -> String {
-    let edges = design.cutoffHigh.map { "\(formatHz(design.cutoff))-\(formatHz($0)) Hz" } ?? "\(formatHz(design.cutoff)) Hz"
-    var text = "Butterworth \(design.band.rawValue), order \(design.order), \(edges), at \(formatHz(design.rate)) Hz"
-    text += zeroPhase ? ", zero-phase (forward-backward; pad \(ZeroPhase.padLength(design.sections)) samples)\n" : "\n"
-    text += "  as scipy.signal.butter(\(design.order), \(design.cutoffHigh.map { "[\(formatHz(design.cutoff)), \(formatHz($0))]" } ?? formatHz(design.cutoff)), '\(design.band.rawValue)', fs=\(formatHz(design.rate)), output='sos')\n"
-    text += "  sections (b0 b1 b2 a0 a1 a2):\n"
-    for s in design.sections { text += "    " + s.row.map(formatNumber).joined(separator: " ") + "\n" }
-    text += "  poles (|p| < 1):\n"
-    for p in design.zpk.poles { text += "    \(formatNumber(p.re)) \(p.im < 0 ? "-" : "+") \(formatNumber(abs(p.im)))i  |p| = \(formatNumber(p.magnitude))\n" }
-    switch design.band {
-    case .low, .high: text += "  -3 dB: \(formatHz(design.cutoff)) Hz (by design\(zeroPhase ? "; -6 dB after forward-backward" : ""))\n"
-    case .bandpass, .bandstop: text += "  -3 dB: \(edges) (by design\(zeroPhase ? "; -6 dB after forward-backward" : ""))\n"
-    }
-    let dc = design.sections.reduce(1.0) { $0 * $1.dcGain }
-    text += "  DC gain: \(formatNumber((dc * 1e12).rounded() / 1e12))\n"
-    return text
+    try FilterRunner.run(
+      options, kind: .butterworth(order: order, cutoff: cutoff, cutoffHigh: cutoffHigh, band: band, zeroPhase: zeroPhase))
   }
 }

@@ -1,4 +1,4 @@
-import AccelIO
+import AccelCore
 import ArgumentParser
 
 /// `--resample HZ`: shared by every command that can put a trace on a uniform grid first.

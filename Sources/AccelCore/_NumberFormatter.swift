@@ -5,13 +5,27 @@
 /// operation a reader uses), and prints that fixed-point number: `0.0123`, `-1.5`, `100`. Other
 /// values, and the rare case where no such k is found, use Swift's own shortest form
 /// (`1e-07`, `1.2345e+20`). Either way the text reads back to exactly the same Double.
-@usableFromInline
-enum _NumberFormatter {
-  static let powers: [Double] = _FloatParser.powersOfTen
+public enum _NumberFormatter {
+  /// 10^k for 0 <= k <= 8, exact (a switch, not a global table: no lazy-initialisation check
+  /// per call when inlined into another module).
+  @inlinable @inline(__always)
+  static func power(_ k: Int) -> Double {
+    switch k {
+    case 0: 1
+    case 1: 1e1
+    case 2: 1e2
+    case 3: 1e3
+    case 4: 1e4
+    case 5: 1e5
+    case 6: 1e6
+    case 7: 1e7
+    default: 1e8
+    }
+  }
 
   /// Writes `value` at `out` and returns the number of bytes (at most 32).
-  @inline(__always)
-  static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+  @inlinable @inline(__always)
+  public static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
     let magnitude = abs(value)
     if magnitude >= 1e-5 && magnitude < 1e15 {
       // Values with up to 8 decimals (what loggers write) print in fixed point; longer ones go
@@ -25,10 +39,10 @@ enum _NumberFormatter {
       }
       var k = 0
       while k <= 8 {
-        let product = magnitude * powers[k]
+        let product = magnitude * power(k)
         if product >= 9_007_199_254_740_992 { break }
         let scaled = Double(Int64(product + 0.5))
-        if scaled / powers[k] == magnitude {
+        if scaled / power(k) == magnitude {
           return writeFixed(UInt64(scaled), fractionDigits: k, negative: value < 0, to: out)
         }
         k += 1
@@ -46,13 +60,13 @@ enum _NumberFormatter {
   }
 
   /// Writes a Float-precision value as the shortest text that reads back to the same Float.
-  static func write(float value: Float, to out: UnsafeMutablePointer<UInt8>) -> Int {
+  public static func write(float value: Float, to out: UnsafeMutablePointer<UInt8>) -> Int {
     writeShortest(value, to: out)
   }
 
   /// Swift's shortest round-trip text (its `description`), written straight into `out` through
   /// the text-stream interface (no String is made), without a trailing `.0`.
-  @inline(never)
+  @usableFromInline @inline(never)
   static func writeShortest<F: BinaryFloatingPoint & TextOutputStreamable>(
     _ value: F, to out: UnsafeMutablePointer<UInt8>
   ) -> Int {
@@ -82,7 +96,7 @@ enum _NumberFormatter {
     }
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   static func writeFixed(
     _ mantissa: UInt64, fractionDigits k: Int, negative: Bool, to out: UnsafeMutablePointer<UInt8>
   ) -> Int {
