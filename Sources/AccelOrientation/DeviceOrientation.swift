@@ -21,7 +21,7 @@ public enum DeviceOrientation: String, CaseIterable, Sendable {
 ///
 /// With `hysteresis` (degrees) and a current orientation, the current class's region is widened by
 /// that much on every side, so a reading hovering at a boundary keeps its class.
-public struct OrientationClassifier: Sendable {
+public struct OrientationClassifier: Sendable, Equatable {
   public var flatAngle: Double
   public var accelerationTolerance: Double
   public var hysteresis: Double

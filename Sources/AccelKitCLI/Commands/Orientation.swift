@@ -9,6 +9,8 @@ import AccelIO
 import AccelOrientation
 import ArgumentParser
 
+extension OrientationSettings.Angles: ExpressibleByArgument {}
+
 struct Orientation: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "orientation",
@@ -33,8 +35,6 @@ struct Orientation: ParsableCommand {
         accelkit orientation --angles aerospace --preset broad trial.csv -o tilt.csv
       """)
 
-  enum Angles: String, ExpressibleByArgument, CaseIterable { case coremotion, aerospace }
-
   @OptionGroup(title: "Input") var input: InputOptions
 
   @Argument(help: "The trace (`-` for stdin).")
@@ -53,7 +53,7 @@ struct Orientation: ParsableCommand {
   var cutoff: Double?
 
   @Option(help: "coremotion (roll, pitch) or aerospace (roll_x, pitch_y on the specific force).")
-  var angles: Angles = .coremotion
+  var angles: OrientationSettings.Angles = .coremotion
 
   @Option(help: ArgumentHelp("Within this many degrees of flat the device is face-up or face-down.", valueName: "degrees"))
   var flatAngle: Double = OrientationClassifier.defaultFlatAngle
@@ -82,58 +82,39 @@ struct Orientation: ParsableCommand {
     if !(hysteresis >= 0 && hysteresis < 45) { throw ValidationError("--hysteresis must be in [0, 45) degrees, got \(hysteresis)") }
   }
 
-  static let defaultCutoff = 1 / (2 * Double.pi * 0.2)
+  /// The typed settings these options make.
+  var settings: OrientationSettings {
+    var s = OrientationSettings()
+    if raw {
+      s.gravity = .raw
+    } else if let alpha {
+      s.gravity = .lowpass(.alpha(alpha))
+    } else if let cutoff {
+      s.gravity = .lowpass(.cutoff(cutoff))
+    }
+    s.angles = angles
+    s.classifier = OrientationClassifier(flatAngle: flatAngle, accelerationTolerance: accelTolerance, hysteresis: hysteresis)
+    s.settle = settle
+    return s
+  }
 
   func run() throws {
     let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
-    var gravityFilter: ExponentialLowpass3? = nil
-    if !raw {
-      let a = try alpha ?? ExponentialDesign.alpha(cutoff: cutoff ?? Self.defaultCutoff, rate: stream.rate)
-      gravityFilter = ExponentialLowpass3(alpha: a, initialization: .steady)
-    }
-    let classifier = OrientationClassifier(flatAngle: flatAngle, accelerationTolerance: accelTolerance, hysteresis: hysteresis)
-    var announcer = OrientationAnnouncer(classifier: classifier, settle: settle)
+    var stage = try OrientationStage(settings, rate: stream.rate)
     let file = try OutputFile(path: output, inputs: [stream.input])
-    if events {
-      try file.write("t,from,to\n")
-    } else {
-      try file.write(angles == .coremotion ? "t,roll,pitch,tilt,up_angle,orientation\n" : "t,roll_x,pitch_y,tilt,up_angle,orientation\n")
-    }
-    var lastRoll = 0.0
-    var line = ""
+    try file.write((events ? ["t", "from", "to"] : stage.settings.header).joined(separator: ",") + "\n")
     let classNames = Dictionary(uniqueKeysWithValues: DeviceOrientation.allCases.map { ($0, Array($0.rawValue.utf8)) })
     while let block = try stream.next() {
-      var gx = block.x, gy = block.y, gz = block.z
-      gravityFilter?.process(&gx, &gy, &gz)
-      line.removeAll(keepingCapacity: true)
-      for i in 0..<block.count {
-        let g = (gx[i], gy[i], gz[i])
-        let magnitude = (block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i]).squareRoot()
-        if events {
-          if let e = announcer.add(t: block.t[i], gravity: g, magnitude: magnitude) {
-            try file.write("\(formatNumber(e.t)),\(e.from.rawValue),\(e.to.rawValue)\n")
-          }
-          continue
-        }
-        let first: Double
-        let second: Double
-        if angles == .coremotion {
-          let roll = Attitude.roll(g.0, g.1, g.2) ?? lastRoll
-          lastRoll = roll
-          first = roll
-          second = Attitude.pitch(g.0, g.1, g.2)
-        } else {
-          let pair = Attitude.aerospace(g.0, g.1, g.2)
-          let roll = pair.roll ?? lastRoll
-          lastRoll = roll
-          first = roll
-          second = pair.pitch
-        }
-        let name = classNames[classifier.classify(gravity: g, magnitude: magnitude)]!
-        let values = (block.t[i], first, second, Attitude.tilt(g.0, g.1, g.2), Attitude.upAngle(g.0, g.1))
+      if events {
+        for e in stage.events(block) { try file.write("\(formatNumber(e.t)),\(e.from.rawValue),\(e.to.rawValue)\n") }
+        continue
+      }
+      let rows = stage.rows(block)
+      for i in 0..<rows.count {
+        let name = classNames[rows.orientation[i]]!
         try file.withSpace(5 * 33 + 32) { out in
-          var w = writeNumber(values.0, to: out)
-          for v in [values.1, values.2, values.3, values.4] {
+          var w = writeNumber(rows.t[i], to: out)
+          for v in [rows.first[i], rows.second[i], rows.tilt[i], rows.upAngle[i]] {
             out[w] = UInt8(ascii: ",")
             w += 1 + writeNumber(v, to: out + w + 1)
           }

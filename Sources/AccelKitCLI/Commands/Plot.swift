@@ -81,15 +81,13 @@ struct PlotSpectrum: ParsableCommand {
   func run() throws {
     let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
     let seg = min(segment, samples.count)
-    let settings = try SpectralSettings(rate: stream.rate, segment: seg, overlap: seg / 2, window: .hann, detrend: .constant, scaling: .density)
-    let chans = channels(samples)
-    let series = try ["x", "y", "z", "norm"].map { name -> (String, [Double]) in
-      let welch = WelchEstimator(settings)
-      welch.add(chans[name]!)
-      guard let p = welch.result() else { throw AccelError.data(DataLocation(file: stream.name), "the trace is too short for a spectrum") }
-      return (name == "norm" ? "|a|" : name, p)
-    }
-    let svg = Plots.spectrum(frequencies: settings.frequencies, series: series, unit: "PSD (g^2/Hz)", title: "\(stream.name): Welch PSD, \(seg)-sample segments")
+    var request = SpectrumRequest()
+    request.segment = seg
+    let spectrum = TraceSpectrum(request, rate: stream.rate, name: stream.name)
+    try spectrum.add(samples)
+    let result = try spectrum.finish()
+    let series = zip(result.channels, result.power).map { ($0 == .norm ? "|a|" : $0.rawValue, $1) }
+    let svg = Plots.spectrum(frequencies: result.frequencies, series: series, unit: "PSD (g^2/Hz)", title: "\(stream.name): Welch PSD, \(seg)-sample segments")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
 }
@@ -110,7 +108,7 @@ struct PlotSpectrogram: ParsableCommand {
     let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
     let seg = min(segment, samples.count)
     let settings = try SpectralSettings(rate: stream.rate, segment: seg, overlap: seg / 2, window: .hann, detrend: .constant, scaling: .density)
-    let frames = SpectrogramEstimator(settings).add(channels(samples)[axis]!)
+    let frames = SpectrogramEstimator(settings).add(SpectrumChannel(rawValue: axis)!.values(in: samples))
     let t0 = samples.t[0]
     let svg = Plots.spectrogram(
       times: frames.map { t0 + $0.time }, frequencies: settings.frequencies, power: frames.map(\.power),
@@ -154,22 +152,11 @@ struct PlotOrientation: ParsableCommand {
 
   func run() throws {
     let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
-    var gx = samples.x, gy = samples.y, gz = samples.z
-    if !raw {
-      var low = ExponentialLowpass3(alpha: try ExponentialDesign.alpha(cutoff: Orientation.defaultCutoff, rate: stream.rate), initialization: .steady)
-      low.process(&gx, &gy, &gz)
-    }
-    let classifier = OrientationClassifier()
-    var roll: [Double] = [], pitch: [Double] = [], classes: [String] = []
-    var last = 0.0
-    for i in 0..<samples.count {
-      let r = Attitude.roll(gx[i], gy[i], gz[i]) ?? last
-      last = r
-      roll.append(r)
-      pitch.append(Attitude.pitch(gx[i], gy[i], gz[i]))
-      let m = (samples.x[i] * samples.x[i] + samples.y[i] * samples.y[i] + samples.z[i] * samples.z[i]).squareRoot()
-      classes.append(classifier.classify(gravity: (gx[i], gy[i], gz[i]), magnitude: m).rawValue)
-    }
+    var settings = OrientationSettings()
+    if raw { settings.gravity = .raw }
+    var stage = try OrientationStage(settings, rate: stream.rate)
+    let rows = stage.rows(samples)
+    let (roll, pitch, classes) = (rows.first, rows.second, rows.orientation.map(\.rawValue))
     let svg = Plots.orientation(t: samples.t, roll: roll, pitch: pitch, classes: classes, title: "\(stream.name): roll and pitch")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
