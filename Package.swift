@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "AccelIO", dependencies: ["AccelCore", "CZlib"]),
     .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(name: "AccelOrientation", dependencies: ["AccelCore", "AccelFilters"]),
-    .target(name: "AccelGestures", dependencies: ["AccelCore"]),
+    .target(name: "AccelGestures", dependencies: ["AccelCore", "AccelFilters", "AccelOrientation"]),
     .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures", "AccelPlot"]),
     .target(name: "AccelSynthesis", dependencies: ["AccelCore"]),
     .target(name: "AccelSimulation"),

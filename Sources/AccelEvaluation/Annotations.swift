@@ -1,4 +1,5 @@
 import AccelCore
+import AccelGestures
 import AccelIO
 
 /// An interval with a label: an annotation, or a detection.
@@ -20,9 +21,40 @@ public struct LabeledInterval: Equatable, Sendable {
   }
 }
 
-/// Reads events CSV files (`start,end,label`, more columns allowed; `reported` and `status` are
-/// used when present).
+/// The events CSV format, read and written in one place: `start,end,label` in seconds, more
+/// columns allowed (`reported` and `status` are read when present). Detections are written as
+/// `[trace,]start,end,label,rule,reported,peak_g,count,axis,status`.
 public enum EventsFile {
+  /// The detections of one trace by one rule.
+  public struct Detections: Sendable {
+    public var trace: String
+    public var rule: String
+    public var events: [ShakeEvent]
+
+    public init(trace: String, rule: String, events: [ShakeEvent]) {
+      self.trace = trace
+      self.rule = rule
+      self.events = events
+    }
+  }
+
+  /// The events CSV of `detections`; a `trace` column comes first when `withTrace` (several
+  /// traces). Columns a rule cannot fill are empty; numbers are shortest round-trip text.
+  public static func render(_ detections: [Detections], withTrace: Bool) -> String {
+    var text = (withTrace ? "trace," : "") + "start,end,label,rule,reported,peak_g,count,axis,status\n"
+    for d in detections {
+      for e in d.events {
+        var fields = [
+          formatNumber(e.start), formatNumber(e.end), csvField(e.label), d.rule, formatNumber(e.reported),
+          e.peakG.map(formatNumber) ?? "", e.count.map(String.init) ?? "", e.axis ?? "", e.status.rawValue,
+        ]
+        if withTrace { fields.insert(csvField(d.trace), at: 0) }
+        text += fields.joined(separator: ",") + "\n"
+      }
+    }
+    return text
+  }
+
   public static func read(path: String) throws -> [LabeledInterval] {
     let bytes = try ByteInput.readAll(path: path)
     let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

@@ -2,24 +2,6 @@ import AccelCore
 import AccelGestures
 import AccelIO
 
-/// A rule with parameter values (the unset ones take their defaults).
-public struct RuleSetting: Hashable, Sendable, CustomStringConvertible {
-  public var rule: String
-  public var parameters: [String: Double]
-
-  public init(rule: String, parameters: [String: Double] = [:]) {
-    self.rule = rule
-    self.parameters = parameters
-  }
-
-  /// `name=value;name=value` sorted by name ("" when all are defaults).
-  public var parameterText: String {
-    parameters.keys.sorted().map { "\($0)=\(formatNumber(parameters[$0]!))" }.joined(separator: ";")
-  }
-
-  public var description: String { parameterText.isEmpty ? rule : "\(rule) \(parameterText)" }
-}
-
 /// What evaluating one trace gives, per rule setting.
 public struct TraceEvaluation: Sendable {
   public var name: String
@@ -30,10 +12,11 @@ public struct TraceEvaluation: Sendable {
 }
 
 public enum Evaluator {
-  /// Runs every setting over one trace (held in memory) and matches against its annotations.
+  /// Runs every setting over one trace (held in memory) and matches its detections against the
+  /// annotations of the label it emits (`label`, when given, for every setting).
   public static func evaluate(
     trace path: String, readSettings: TraceReadSettings, annotations: [LabeledInterval], settings: [RuleSetting],
-    label: String, tolerance: Double, includeCancelled: Bool, location: DataLocation? = nil
+    label: String? = nil, tolerance: Double, includeCancelled: Bool, location: DataLocation? = nil
   ) throws -> TraceEvaluation {
     let (source, _) = try TraceOpener.open(path: path, settings: readSettings)
     let samples = try source.readAll()
@@ -52,16 +35,16 @@ public enum Evaluator {
     var metrics: [Metrics] = []
     var detections: [[(LabeledInterval, LabeledInterval?)]] = []
     for setting in settings {
-      guard let ruleType = ShakeRules.named(setting.rule) else {
-        throw AccelError.usage("unknown rule \"\(setting.rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
-      }
-      var rule = try ruleType.init(rate: rate, parameters: setting.parameters)
-      let events = try runRule(&rule, samples, name: source.metadata.name)
+      let memory = MemoryTraceSource(samples, metadata: TraceMetadata(name: source.metadata.name))
+      let events = try setting.detect(rate: rate, next: memory.next)
+      let matched = label ?? setting.labels[0]
       let intervals = events.map {
-        LabeledInterval(start: $0.start, end: $0.end, label: label, reported: $0.reported, cancelled: $0.status == .cancelled)
+        LabeledInterval(
+          start: $0.start, end: $0.end, label: label == nil ? $0.label : matched, reported: $0.reported,
+          cancelled: $0.status == .cancelled)
       }
       let (m, matches, counted, truth) = Metrics.evaluate(
-        detections: intervals, annotations: annotations, label: label, tolerance: tolerance,
+        detections: intervals, annotations: annotations, label: matched, tolerance: tolerance,
         includeCancelled: includeCancelled, duration: duration)
       metrics.append(m)
       detections.append(counted.enumerated().map { ($1, matches[$0].map { truth[$0] }) })
@@ -69,7 +52,4 @@ public enum Evaluator {
     return TraceEvaluation(name: source.metadata.name, duration: duration, metrics: metrics, detections: detections)
   }
 
-  static func runRule(_ rule: inout some ShakeRule, _ samples: SampleBlock, name: String) throws -> [ShakeEvent] {
-    try detect(&rule, source: MemoryTraceSource(samples, metadata: TraceMetadata(name: name)))
-  }
 }

@@ -80,12 +80,13 @@ public struct Metrics: Equatable, Sendable {
     return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
   }
 
-  /// Matches one trace's detections to its annotations of `label` and counts.
+  /// Matches one trace's detections of `label` to its annotations of `label` and counts
+  /// (detections of other labels are not this evaluation's business).
   public static func evaluate(
     detections all: [LabeledInterval], annotations: [LabeledInterval], label: String, tolerance: Double,
     includeCancelled: Bool, duration: Double
   ) -> (Metrics, matches: [Int?], counted: [LabeledInterval], truth: [LabeledInterval]) {
-    let detections = all.filter { includeCancelled || !$0.cancelled }
+    let detections = all.filter { $0.label == label && (includeCancelled || !$0.cancelled) }
     let truth = annotations.filter { $0.label == label }
     let matches = EventMatching.match(detections: detections, annotations: truth, tolerance: tolerance)
     var m = Metrics()

@@ -1,4 +1,5 @@
 import AccelCore
+import AccelGestures
 import AccelIO
 
 /// The reports of an evaluation: summary (one row per setting), per trace, every detection, and

@@ -19,14 +19,32 @@ import AccelCore
 public struct AngularChangeRule: ShakeRule {
   public static let name = "angular-change"
   public static let summary = "rapid changes of the reading's direction (UIKit motion events)"
-  public static let parameters: [RuleParameter] = [
-    RuleParameter(name: "pairs", unit: "pairs", defaultValue: 8, meaning: "the activity is averaged over this many successive pairs", range: 1...1000),
-    RuleParameter(name: "begin", unit: "rad/s", defaultValue: 8, meaning: "activity at or above this begins a shake", range: 0...1e6),
-    RuleParameter(name: "end", unit: "rad/s", defaultValue: 1, meaning: "activity below this ends it", range: 0...1e6),
-    RuleParameter(name: "min_s", unit: "s", defaultValue: 0.25, meaning: "a shake ending sooner is dropped (a tap, a knock)", range: 0...3600),
-    RuleParameter(name: "max_s", unit: "s", defaultValue: 10, meaning: "a shake lasting longer is cancelled", range: 1e-3...3600),
-    RuleParameter(name: "refractory_s", unit: "s", defaultValue: 1, meaning: "no new shake begins this soon after the previous start", range: 0...3600),
-  ]
+  /// The rule's settings.
+  public struct Configuration: RuleConfiguration {
+    /// The activity is averaged over this many successive pairs.
+    public var pairs = 8
+    /// Activity (rad/s) at or above this begins a shake.
+    public var beginRadPerS = 8.0
+    /// Activity (rad/s) below this ends it; at most `beginRadPerS`.
+    public var endRadPerS = 1.0
+    /// A shake ending sooner (s) is dropped (a tap, a knock).
+    public var minSeconds = 0.25
+    /// A shake lasting longer (s) is cancelled.
+    public var maxSeconds = 10.0
+    /// No new shake begins this soon (s) after the previous start.
+    public var refractorySeconds = 1.0
+
+    public init() {}
+
+    public static let parameters: [RuleParameter<Configuration>] = [
+      RuleParameter("pairs", \.pairs, unit: "pairs", range: 1...1000, meaning: "the activity is averaged over this many successive pairs"),
+      RuleParameter("begin", \.beginRadPerS, unit: "rad/s", range: 0...1e6, meaning: "activity at or above this begins a shake"),
+      RuleParameter("end", \.endRadPerS, unit: "rad/s", range: 0...1e6, meaning: "activity below this ends it"),
+      RuleParameter("min_s", \.minSeconds, unit: "s", range: 0...3600, meaning: "a shake ending sooner is dropped (a tap, a knock)"),
+      RuleParameter("max_s", \.maxSeconds, unit: "s", range: 1e-3...3600, meaning: "a shake lasting longer is cancelled"),
+      RuleParameter("refractory_s", \.refractorySeconds, unit: "s", range: 0...3600, meaning: "no new shake begins this soon after the previous start"),
+    ]
+  }
 
   let pairs: Int
   let begin: Double
@@ -43,17 +61,17 @@ public struct AngularChangeRule: ShakeRule {
   private var active: (start: Double, peak: Double)? = nil
   private var lastStart: Double? = nil
 
-  public init(rate: Double, parameters: [String: Double]) throws {
-    let p = try ShakeRules.resolve(parameters, for: Self.self)
-    pairs = Int(p["pairs"]!)
-    begin = p["begin"]!
-    end = p["end"]!
+  public init(rate: Double, configuration c: Configuration = Configuration()) throws {
+    pairs = c.pairs
+    begin = c.beginRadPerS
+    end = c.endRadPerS
     guard end <= begin else {
-      throw AccelError.usage("angular-change.end (\(p["end"]!)) must not exceed angular-change.begin (\(p["begin"]!))")
+      throw AccelError.usage(
+        "angular-change.end (\(formatNumber(end))) must not exceed angular-change.begin (\(formatNumber(begin)))")
     }
-    minDuration = p["min_s"]!
-    maxDuration = p["max_s"]!
-    refractory = p["refractory_s"]!
+    minDuration = c.minSeconds
+    maxDuration = c.maxSeconds
+    refractory = c.refractorySeconds
     changes = Array(repeating: 0, count: pairs)
   }
 

@@ -12,13 +12,29 @@ import AccelCore
 public struct SeismicRule: ShakeRule {
   public static let name = "seismic"
   public static let summary = "most of the last 0.5 s above 13 m/s^2 (square/seismic)"
-  public static let parameters: [RuleParameter] = [
-    RuleParameter(name: "threshold", unit: "g", defaultValue: 13 / AccelerationUnit.standardGravity, meaning: "|a| above this is accelerating (13 m/s^2)", range: 0...100),
-    RuleParameter(name: "sensitivity", unit: "preset", defaultValue: 0, meaning: "1 light (11 m/s^2), 2 medium (13), 3 hard (15); 0 uses threshold", range: 0...3),
-    RuleParameter(name: "window_s", unit: "s", defaultValue: 0.5, meaning: "the queue keeps samples this recent", range: 1e-3...60),
-    RuleParameter(name: "min_queue", unit: "samples", defaultValue: 4, meaning: "the queue is never purged below this", range: 1...100_000),
-    RuleParameter(name: "strict", unit: "flag", defaultValue: 0, meaning: "1: require 75% accelerating instead of (n>>1)+(n>>2)", range: 0...1),
-  ]
+  /// The rule's settings; the defaults are the published detector's.
+  public struct Configuration: RuleConfiguration {
+    /// |a| above this (g) is accelerating: 13 m/s^2.
+    public var thresholdG = 13 / AccelerationUnit.standardGravity
+    /// 1 light (11 m/s^2), 2 medium (13), 3 hard (15); 0 uses `thresholdG`.
+    public var sensitivity = 0
+    /// The queue keeps samples this recent (s).
+    public var windowSeconds = 0.5
+    /// The queue is never purged below this many samples.
+    public var minQueue = 4
+    /// 1: require 75% accelerating instead of (n>>1)+(n>>2).
+    public var strict = 0
+
+    public init() {}
+
+    public static let parameters: [RuleParameter<Configuration>] = [
+      RuleParameter("threshold", \.thresholdG, unit: "g", range: 0...100, meaning: "|a| above this is accelerating (13 m/s^2)"),
+      RuleParameter("sensitivity", \.sensitivity, unit: "preset", range: 0...3, meaning: "1 light (11 m/s^2), 2 medium (13), 3 hard (15); 0 uses threshold"),
+      RuleParameter("window_s", \.windowSeconds, unit: "s", range: 1e-3...60, meaning: "the queue keeps samples this recent"),
+      RuleParameter("min_queue", \.minQueue, unit: "samples", range: 1...100_000, meaning: "the queue is never purged below this"),
+      RuleParameter("strict", \.strict, unit: "flag", range: 0...1, meaning: "1: require 75% accelerating instead of (n>>1)+(n>>2)"),
+    ]
+  }
 
   let thresholdSquared: Double
   let window: Double
@@ -30,19 +46,18 @@ public struct SeismicRule: ShakeRule {
   private var head = 0
   private var acceleratingCount = 0
 
-  public init(rate: Double, parameters: [String: Double]) throws {
-    let p = try ShakeRules.resolve(parameters, for: Self.self)
-    var threshold = p["threshold"]!
-    switch Int(p["sensitivity"]!) {
+  public init(rate: Double, configuration c: Configuration = Configuration()) throws {
+    var threshold = c.thresholdG
+    switch c.sensitivity {
     case 1: threshold = 11 / AccelerationUnit.standardGravity
     case 2: threshold = 13 / AccelerationUnit.standardGravity
     case 3: threshold = 15 / AccelerationUnit.standardGravity
     default: break
     }
     thresholdSquared = threshold * threshold
-    window = p["window_s"]!
-    minQueue = Int(p["min_queue"]!)
-    strict = p["strict"]! >= 1
+    window = c.windowSeconds
+    minQueue = c.minQueue
+    strict = c.strict == 1
   }
 
   var count: Int { times.count - head }

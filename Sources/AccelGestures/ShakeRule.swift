@@ -1,8 +1,10 @@
 import AccelCore
 
-/// A detected shake (or a cancelled one).
+/// A detected event (a shake, or any other labelled gesture), or a cancelled one.
 public struct ShakeEvent: Equatable, Sendable {
   public enum Status: String, Sendable { case ended, cancelled }
+  /// What was detected: one of the detector's `labels`.
+  public var label: String
   /// Seconds, in the trace's time base.
   public var start: Double
   public var end: Double
@@ -13,7 +15,11 @@ public struct ShakeEvent: Equatable, Sendable {
   public var axis: String?
   public var status: Status
 
-  public init(start: Double, end: Double, reported: Double, peakG: Double? = nil, count: Int? = nil, axis: String? = nil, status: Status = .ended) {
+  public init(
+    start: Double, end: Double, reported: Double, peakG: Double? = nil, count: Int? = nil, axis: String? = nil,
+    status: Status = .ended, label: String = "shake"
+  ) {
+    self.label = label
     self.start = start
     self.end = end
     self.reported = reported
@@ -24,62 +30,234 @@ public struct ShakeEvent: Equatable, Sendable {
   }
 }
 
-/// One tunable parameter of a rule.
-public struct RuleParameter: Sendable {
-  public var name: String
-  public var unit: String
-  public var defaultValue: Double
-  public var meaning: String
+/// One tunable parameter of a rule's configuration: its name on the command line, unit, meaning,
+/// allowed range, and where it lives in the typed configuration.
+public struct RuleParameter<Configuration>: Sendable {
+  public let name: String
+  public let unit: String
+  public let meaning: String
   /// Allowed values (inclusive).
-  public var range: ClosedRange<Double>
+  public let range: ClosedRange<Double>
+  /// Whether only whole numbers are allowed (counts, flags, presets).
+  public let isInteger: Bool
+  let get: @Sendable (Configuration) -> Double
+  let set: @Sendable (inout Configuration, Double) -> Void
+
+  /// A real-valued parameter at `keyPath`.
+  public init(
+    _ name: String, _ keyPath: WritableKeyPath<Configuration, Double> & Sendable, unit: String,
+    range: ClosedRange<Double>, meaning: String
+  ) {
+    self.name = name
+    self.unit = unit
+    self.meaning = meaning
+    self.range = range
+    isInteger = false
+    get = { $0[keyPath: keyPath] }
+    set = { $0[keyPath: keyPath] = $1 }
+  }
+
+  /// A whole-number parameter at `keyPath`.
+  public init(
+    _ name: String, _ keyPath: WritableKeyPath<Configuration, Int> & Sendable, unit: String,
+    range: ClosedRange<Double>, meaning: String
+  ) {
+    self.name = name
+    self.unit = unit
+    self.meaning = meaning
+    self.range = range
+    isInteger = true
+    get = { Double($0[keyPath: keyPath]) }
+    set = { $0[keyPath: keyPath] = Int($1) }
+  }
+}
+
+/// A rule's typed configuration: fields with units in their names, defaults in `init()`, and a
+/// table of the parameters a user may set by name (`--param`, `--sweep`, `--list-params` are
+/// generated from it). Ranges are checked once, when a value is set by name.
+public protocol RuleConfiguration: Sendable, Equatable {
+  /// The defaults.
+  init()
+  static var parameters: [RuleParameter<Self>] { get }
+}
+
+extension RuleConfiguration {
+  /// The value of the parameter `name`, or nil when there is none.
+  public func value(of name: String) -> Double? {
+    Self.parameters.first { $0.name == name }.map { $0.get(self) }
+  }
+
+  /// Sets the parameter `name` (of the rule `rule`, for messages) after checking it exists, is in
+  /// range and, for counts, is whole.
+  public mutating func set(_ name: String, to value: Double, rule: String) throws {
+    guard let p = Self.parameters.first(where: { $0.name == name }) else {
+      throw AccelError.usage(
+        "\(rule) has no parameter \"\(name)\"",
+        hint: "its parameters are \(Self.parameters.map(\.name).joined(separator: ", ")) (see --list-params)")
+    }
+    guard p.range.contains(value) else {
+      throw AccelError.usage(
+        "\(rule).\(name) must be in [\(ShakeRules.fmt(p.range.lowerBound)), \(ShakeRules.fmt(p.range.upperBound))] \(p.unit), got \(ShakeRules.fmt(value))")
+    }
+    guard !p.isInteger || value == value.rounded() else {
+      throw AccelError.usage("\(rule).\(name) must be a whole number of \(p.unit), got \(ShakeRules.fmt(value))")
+    }
+    p.set(&self, value)
+  }
+
+  /// The parameters as `(name, unit, default, meaning, range)` rows, for `--list-params`.
+  public static var parameterRows: [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
+    let defaults = Self()
+    return parameters.map { ($0.name, $0.unit, $0.get(defaults), $0.meaning, $0.range) }
+  }
 }
 
 /// A shake detector: a streaming state machine fed block by block (processing in chunks equals
-/// processing in one go), made from a sample rate and parameter values.
+/// processing in one go), made from a sample rate and its typed configuration.
 public protocol ShakeRule {
+  associatedtype Configuration: RuleConfiguration
   static var name: String { get }
   static var summary: String { get }
-  static var parameters: [RuleParameter] { get }
-  init(rate: Double, parameters: [String: Double]) throws
+  /// The labels of the events it emits (evaluation matches annotations by label).
+  static var labels: [String] { get }
+  /// Makes the detector for a trace at `rate` Hz; throws a usage error for a configuration that
+  /// does not fit (a constraint between parameters, a cutoff above Nyquist).
+  init(rate: Double, configuration: Configuration) throws
   /// Feeds samples (seconds, g, Apple's convention); returns the events they complete.
   mutating func process(_ block: SampleBlock) -> [ShakeEvent]
   /// The end of the trace: returns an event still open, if the rule reports it.
   mutating func finish() -> [ShakeEvent]
 }
 
-/// The rules accelkit knows, by name.
+extension ShakeRule {
+  public static var labels: [String] { ["shake"] }
+}
+
+/// A rule with its configuration, chosen by name: what `detect-shakes` and `evaluate` run. The
+/// values set by name are kept (sorted) for reports; the detector is built from the typed
+/// configuration.
+public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
+  public let rule: String
+  /// The parameters set by name, sorted by name (the others take their defaults).
+  public private(set) var assignments: [(name: String, value: Double)]
+  private let make: @Sendable (Double) throws -> any ShakeRule
+  public let labels: [String]
+
+  /// The rule named `rule` with `assignments` applied to its defaults; throws a usage error for an
+  /// unknown rule or parameter, or a value out of range.
+  public init(rule: String, assignments: [(String, Double)] = []) throws {
+    guard let type = ShakeRules.named(rule) else {
+      throw AccelError.usage("unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+    }
+    self = try Self.make(type, assignments: assignments)
+  }
+
+  private init(rule: String, assignments: [(name: String, value: Double)], labels: [String], make: @escaping @Sendable (Double) throws -> any ShakeRule) {
+    self.rule = rule
+    self.assignments = assignments
+    self.labels = labels
+    self.make = make
+  }
+
+  private static func make<R: ShakeRule>(_ type: R.Type, assignments: [(String, Double)]) throws -> RuleSetting {
+    var configuration = R.Configuration()
+    var sorted: [(name: String, value: Double)] = []
+    for (name, value) in assignments {
+      try configuration.set(name, to: value, rule: R.name)
+      sorted.removeAll { $0.name == name }
+      sorted.append((name, value))
+    }
+    sorted.sort { $0.name < $1.name }
+    let fixed = configuration
+    return RuleSetting(rule: R.name, assignments: sorted, labels: R.labels) { rate in try R(rate: rate, configuration: fixed) }
+  }
+
+  /// A detector for a trace at `rate` Hz.
+  public func detector(rate: Double) throws -> any ShakeRule { try make(rate) }
+
+  /// Runs a detector over a whole trace, block by block from `next` (nil at the end), in
+  /// constant memory.
+  public func detect(rate: Double, next: () throws -> SampleBlock?) throws -> [ShakeEvent] {
+    var detector = try self.detector(rate: rate)
+    var events: [ShakeEvent] = []
+    while let block = try next() { events += detector.process(block) }
+    events += detector.finish()
+    return events
+  }
+
+  /// The parameters of every rule, as `accelkit detect-shakes --list-params` prints them.
+  public static var parameterList: String {
+    var text = ""
+    for r in ShakeRules.all {
+      text += "\(r.name): \(r.summary)\n"
+      let rows = ShakeRules.parameterRows(r)
+      let width = rows.map(\.name.count).max() ?? 0
+      for p in rows {
+        text += "  \(p.name.padded(to: width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
+      }
+    }
+    return text
+  }
+
+  /// Parses `NAME=VALUE` items (or `RULE.NAME=VALUE` for this rule) for `rule`.
+  public static func parse(rule: String, parameters: [String]) throws -> RuleSetting {
+    var assignments: [(String, Double)] = []
+    for item in parameters {
+      guard let eq = item.firstIndex(of: "=") else {
+        throw AccelError.usage("--param expects NAME=VALUE, got \"\(item)\"")
+      }
+      var name = item[..<eq].trimmingBlanks()
+      if name.hasPrefix(rule + ".") { name.removeFirst(rule.count + 1) }
+      let text = item[item.index(after: eq)...].trimmingBlanks()
+      guard let value = Double(text), value.isFinite else {
+        throw AccelError.usage("--param \(name): expected a number, got \"\(text)\"")
+      }
+      assignments.append((name, value))
+    }
+    return try RuleSetting(rule: rule, assignments: assignments)
+  }
+
+  /// `name=value;...` in name order ("" for the defaults).
+  public var parameterText: String {
+    assignments.map { "\($0.name)=\(formatNumber($0.value))" }.joined(separator: ";")
+  }
+
+  public var description: String { parameterText.isEmpty ? rule : "\(rule) \(parameterText)" }
+
+  public static func == (a: RuleSetting, b: RuleSetting) -> Bool {
+    a.rule == b.rule && a.parameterText == b.parameterText
+  }
+}
+
+/// The detectors accelkit knows, by name: the shake rules and the other gesture kinds. A new kind
+/// is a type conforming to `ShakeRule` with its own `labels`, added here; `detect-shakes` and
+/// `evaluate` need no change.
 public enum ShakeRules {
-  public static var all: [any ShakeRule.Type] { [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self] }
+  public static var all: [any ShakeRule.Type] {
+    [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, OrientationChangeRule.self]
+  }
+
+  /// The detectors that emit `label`.
+  public static func emitting(_ label: String) -> [any ShakeRule.Type] { all.filter { $0.labels.contains(label) } }
 
   public static func named(_ name: String) -> (any ShakeRule.Type)? {
     all.first { $0.name == name }
   }
 
-  /// Checks `values` against the rule's parameters and fills in the defaults.
-  public static func resolve(_ values: [String: Double], for rule: any ShakeRule.Type) throws -> [String: Double] {
-    var resolved: [String: Double] = [:]
-    for p in rule.parameters { resolved[p.name] = p.defaultValue }
-    for (name, value) in values {
-      guard let p = rule.parameters.first(where: { $0.name == name }) else {
-        throw AccelError.usage(
-          "\(rule.name) has no parameter \"\(name)\"",
-          hint: "its parameters are \(rule.parameters.map(\.name).joined(separator: ", ")) (see --list-params)")
-      }
-      guard p.range.contains(value) else {
-        throw AccelError.usage(
-          "\(rule.name).\(name) must be in [\(fmt(p.range.lowerBound)), \(fmt(p.range.upperBound))] \(p.unit), got \(fmt(value))")
-      }
-      resolved[name] = value
+  /// Each rule's parameters for `--list-params`: name, unit, default, meaning, range.
+  public static func parameterRows(_ rule: any ShakeRule.Type) -> [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
+    func rows<R: ShakeRule>(_ r: R.Type) -> [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
+      R.Configuration.parameterRows
     }
-    return resolved
+    return rows(rule)
   }
 
   static func fmt(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : formatNumber(v)
   }
 }
 
-/// Runs a rule over a whole source.
+/// Runs a detector over a whole source.
 public func detect(_ rule: inout some ShakeRule, source: TraceSource) throws -> [ShakeEvent] {
   var events: [ShakeEvent] = []
   while let block = try source.next() { events += rule.process(block) }

@@ -16,14 +16,32 @@ import AccelCore
 public struct ThreePeakRule: ShakeRule {
   public static let name = "three-peak"
   public static let summary = "alternating swings of user acceleration on x or y (iPhone in Action)"
-  public static let parameters: [RuleParameter] = [
-    RuleParameter(name: "alpha", unit: "per sample", defaultValue: 0.1, meaning: "gravity low-pass factor (ignored when gravity_cutoff > 0)", range: 1e-6...1),
-    RuleParameter(name: "gravity_cutoff", unit: "Hz", defaultValue: 0, meaning: "gravity low-pass cutoff; 0 uses alpha", range: 0...1e6),
-    RuleParameter(name: "move_g", unit: "g", defaultValue: 0.75, meaning: "a swing of user acceleration at least this large is a movement", range: 1e-6...100),
-    RuleParameter(name: "peak_g", unit: "g", defaultValue: 1.25, meaning: "the largest registered movement must reach this", range: 0...100),
-    RuleParameter(name: "gap_s", unit: "s", defaultValue: 0.25, meaning: "a longer pause between registered movements ends the group", range: 1e-6...60),
-    RuleParameter(name: "min_moves", unit: "movements", defaultValue: 3, meaning: "registered movements a shake needs", range: 1...1000),
-  ]
+  /// The rule's settings; the defaults are the book's.
+  public struct Configuration: RuleConfiguration {
+    /// Gravity low-pass factor per sample, in (0, 1] (ignored when `gravityCutoffHz` > 0).
+    public var alpha = 0.1
+    /// Gravity low-pass cutoff in Hz; 0 uses `alpha`.
+    public var gravityCutoffHz = 0.0
+    /// A swing of user acceleration at least this large (g) is a movement.
+    public var moveG = 0.75
+    /// The largest registered movement must reach this (g).
+    public var peakG = 1.25
+    /// A longer pause between registered movements (s) ends the group.
+    public var gapSeconds = 0.25
+    /// Registered movements a shake needs.
+    public var minMoves = 3
+
+    public init() {}
+
+    public static let parameters: [RuleParameter<Configuration>] = [
+      RuleParameter("alpha", \.alpha, unit: "per sample", range: 1e-6...1, meaning: "gravity low-pass factor (ignored when gravity_cutoff > 0)"),
+      RuleParameter("gravity_cutoff", \.gravityCutoffHz, unit: "Hz", range: 0...1e6, meaning: "gravity low-pass cutoff; 0 uses alpha"),
+      RuleParameter("move_g", \.moveG, unit: "g", range: 1e-6...100, meaning: "a swing of user acceleration at least this large is a movement"),
+      RuleParameter("peak_g", \.peakG, unit: "g", range: 0...100, meaning: "the largest registered movement must reach this"),
+      RuleParameter("gap_s", \.gapSeconds, unit: "s", range: 1e-6...60, meaning: "a longer pause between registered movements ends the group"),
+      RuleParameter("min_moves", \.minMoves, unit: "movements", range: 1...1000, meaning: "registered movements a shake needs"),
+    ]
+  }
 
   let alpha: Double
   let moveG: Double
@@ -44,22 +62,22 @@ public struct ThreePeakRule: ShakeRule {
   private var lastRegistered: Double? = nil
   private var largest = 0.0
 
-  public init(rate: Double, parameters: [String: Double]) throws {
-    let p = try ShakeRules.resolve(parameters, for: Self.self)
-    let cutoff = p["gravity_cutoff"]!
+  public init(rate: Double, configuration c: Configuration = Configuration()) throws {
+    let cutoff = c.gravityCutoffHz
     if cutoff > 0 {
       guard cutoff < rate / 2 else {
-        throw AccelError.usage("three-peak.gravity_cutoff must be in (0, \(rate / 2)) Hz for a \(rate) Hz trace, got \(cutoff) Hz")
+        throw AccelError.usage(
+          "three-peak.gravity_cutoff must be in (0, \(formatHz(rate / 2))) Hz for a \(formatHz(rate)) Hz trace, got \(formatHz(cutoff)) Hz")
       }
       let dt = 1 / rate
       alpha = dt / (1 / (2 * Double.pi * cutoff) + dt)
     } else {
-      alpha = p["alpha"]!
+      alpha = c.alpha
     }
-    moveG = p["move_g"]!
-    peakG = p["peak_g"]!
-    gap = p["gap_s"]!
-    minMoves = Int(p["min_moves"]!)
+    moveG = c.moveG
+    peakG = c.peakG
+    gap = c.gapSeconds
+    minMoves = c.minMoves
   }
 
   public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {

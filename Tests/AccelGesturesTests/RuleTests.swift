@@ -51,7 +51,7 @@ func run(_ rule: inout some ShakeRule, _ block: SampleBlock, blockSize: Int = 81
 /// The three-peak rule with a gravity estimate so slow (alpha 0.001) that the user acceleration is
 /// the built swing itself: these tests check the rule's logic on exact swing sizes.
 func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
-  var rule = try ThreePeakRule(rate: b.rate, parameters: ["alpha": 0.001].merging(params) { $1 })
+  var rule = try make(ThreePeakRule.self, rate: b.rate, ["alpha": 0.001].merging(params) { $1 })
   return run(&rule, b.block)
 }
 
@@ -132,13 +132,13 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
     b.rest(1)
     b.swings(Array(repeating: 2.0, count: 8), frequency: 5)
     b.rest(1)
-    var rule = try ThreePeakRule(rate: 100, parameters: [:])
+    var rule = try make(ThreePeakRule.self, rate: 100, [:])
     #expect(run(&rule, b.block).count == 1)
     var gentle = TraceBuilder()
     gentle.rest(1)
     gentle.swings(Array(repeating: 0.9, count: 8), frequency: 5)
     gentle.rest(1)
-    var rule2 = try ThreePeakRule(rate: 100, parameters: [:])
+    var rule2 = try make(ThreePeakRule.self, rate: 100, [:])
     #expect(run(&rule2, gentle.block).isEmpty)
   }
 
@@ -149,18 +149,18 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
       b.swings([1.6, 2.4, 1.8, 1.9, 2.2], frequency: 5)
     }
     b.rest(1)
-    var whole = try ThreePeakRule(rate: 100, parameters: [:])
+    var whole = try make(ThreePeakRule.self, rate: 100, [:])
     let expected = run(&whole, b.block)
     #expect(expected.count == 4)
     for size in [1, 7, 64] {
-      var rule = try ThreePeakRule(rate: 100, parameters: [:])
+      var rule = try make(ThreePeakRule.self, rate: 100, [:])
       #expect(run(&rule, b.block, blockSize: size) == expected)
     }
   }
 
   @Test func unknownParametersAndRanges() {
-    #expect(throws: AccelError.self) { try ThreePeakRule(rate: 100, parameters: ["moves": 3]) }
-    #expect(throws: AccelError.self) { try ThreePeakRule(rate: 100, parameters: ["alpha": 2]) }
+    #expect(throws: AccelError.self) { try make(ThreePeakRule.self, rate: 100, ["moves": 3]) }
+    #expect(throws: AccelError.self) { try make(ThreePeakRule.self, rate: 100, ["alpha": 2]) }
   }
 }
 
@@ -168,7 +168,7 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
   func seismic(_ samples: [(Double, Double)], _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
     // (t, |a| in g) along z.
     let block = SampleBlock(t: samples.map(\.0), x: samples.map { _ in 0 }, y: samples.map { _ in 0 }, z: samples.map(\.1))
-    var rule = try SeismicRule(rate: 50, parameters: params)
+    var rule = try make(SeismicRule.self, rate: 50, params)
     return run(&rule, block)
   }
 
@@ -234,7 +234,7 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
 
 @Suite struct AngularChangeTests {
   func angular(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
-    var rule = try AngularChangeRule(rate: b.rate, parameters: params)
+    var rule = try make(AngularChangeRule.self, rate: b.rate, params)
     return run(&rule, b.block)
   }
 
@@ -280,7 +280,7 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
   }
 
   @Test func endAboveBeginIsRefused() {
-    #expect(throws: AccelError.self) { try AngularChangeRule(rate: 100, parameters: ["begin": 2, "end": 3]) }
+    #expect(throws: AccelError.self) { try make(AngularChangeRule.self, rate: 100, ["begin": 2, "end": 3]) }
   }
 
   @Test func chunkedEqualsOneShot() throws {
@@ -290,11 +290,11 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
       b.swings(Array(repeating: 1.2, count: 8), frequency: 5)
     }
     b.rest(1.5)
-    var whole = try AngularChangeRule(rate: 100, parameters: [:])
+    var whole = try make(AngularChangeRule.self, rate: 100, [:])
     let expected = run(&whole, b.block)
     #expect(expected.count == 3)
     for size in [1, 13] {
-      var rule = try AngularChangeRule(rate: 100, parameters: [:])
+      var rule = try make(AngularChangeRule.self, rate: 100, [:])
       #expect(run(&rule, b.block, blockSize: size) == expected)
     }
   }
@@ -307,14 +307,14 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
     settings.rate = 30
     settings.convention = .specificForce
     let (source, _) = try TraceOpener.open(path: Paths.sharedDatasets! + "/st-mlc/" + file, settings: settings)
-    var detector = try rule.init(rate: 30, parameters: [:])
+    var detector = try RuleSetting(rule: rule.name).detector(rate: 30)
     var out: [ShakeEvent] = []
     while let block = try source.next() { out += detector.process(block) }
     return out + detector.finish()
   }
 
   @Test func stationaryGivesNoneAndShakingIsMostlyCovered() throws {
-    for rule in ShakeRules.all {
+    for rule in ShakeRules.emitting("shake") {
       for file in ["asset_tracking/stationary.csv", "asset_tracking/stationary_not_upright.csv", "wrist_activity/other.txt"] {
         #expect(try events(rule, file).isEmpty, "\(rule.name) on \(file)")
       }
@@ -333,4 +333,11 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
       #expect(covered / 42.07 > 0.7, "\(rule.name) covers \(covered) s of 42 s")
     }
   }
+}
+
+/// A rule made with parameters set by name on its typed configuration.
+func make<R: ShakeRule>(_ type: R.Type, rate: Double, _ parameters: [String: Double]) throws -> R {
+  var configuration = R.Configuration()
+  for name in parameters.keys.sorted() { try configuration.set(name, to: parameters[name]!, rule: R.name) }
+  return try R(rate: rate, configuration: configuration)
 }

@@ -4,6 +4,7 @@
   import Darwin
 #endif
 import AccelCore
+import AccelEvaluation
 import AccelGestures
 import AccelIO
 import ArgumentParser
@@ -53,58 +54,30 @@ struct DetectShakes: ParsableCommand {
     }
   }
 
-  static func parameterList() -> String {
-    var text = ""
-    for r in ShakeRules.all {
-      text += "\(r.name): \(r.summary)\n"
-      let width = r.parameters.map(\.name.count).max() ?? 0
-      for p in r.parameters {
-        text += "  \(p.name.padded(to: width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
-      }
-    }
-    return text
-  }
-
-  /// Parses NAME=VALUE (or RULE.NAME=VALUE for this rule).
-  static func parseParams(_ params: [String], rule: String) throws -> [String: Double] {
-    var values: [String: Double] = [:]
-    for item in params {
-      guard let eq = item.firstIndex(of: "=") else {
-        throw AccelError.usage("--param expects NAME=VALUE, got \"\(item)\"")
-      }
-      var name = item[..<eq].trimmingBlanks()
-      if name.hasPrefix(rule + ".") { name.removeFirst(rule.count + 1) }
-      let text = item[item.index(after: eq)...].trimmingBlanks()
-      guard let value = Double(text), value.isFinite else {
-        throw AccelError.usage("--param \(name): expected a number, got \"\(text)\"")
-      }
-      values[name] = value
-    }
-    return values
-  }
-
   func run() throws {
     if listParams {
-      try writeStdout(Self.parameterList())
+      try writeStdout(RuleSetting.parameterList)
       return
     }
-    let ruleType = ShakeRules.named(rule!)!
-    let values = try Self.parseParams(params, rule: rule!)
-    _ = try ShakeRules.resolve(values, for: ruleType)  // report bad parameters before reading
+    let setting = try RuleSetting.parse(rule: rule!, parameters: params)  // bad parameters before reading
     let settings = try input.settings()
     let paths = traces.isEmpty ? ["-"] : traces
     let resample = resampling.resample
-    let ruleName = ruleType.name
     let results = parallelMap(paths) { path in
-      Result { try Self.detect(path: path, settings: settings, resample: resample, rule: ShakeRules.named(ruleName)!, values: values) }
+      Result { () throws -> (EventsFile.Detections, ByteInput) in
+        let stream = try TraceStream(path: path, settings: settings, resample: resample)
+        let events = try setting.detect(rate: stream.rate, next: stream.next)
+        Diagnostics.reportSkips(stream.source)
+        return (EventsFile.Detections(trace: stream.name, rule: setting.rule, events: events), stream.input)
+      }
     }
     var inputs: [ByteInput] = []
-    var rows: [(String, [ShakeEvent])] = []
+    var detections: [EventsFile.Detections] = []
     var firstError: AccelError? = nil
     for result in results {
       switch result {
-      case .success(let (name, events, input)):
-        rows.append((name, events))
+      case .success(let (found, input)):
+        detections.append(found)
         inputs.append(input)
       case .failure(let error):
         let accel = error as? AccelError ?? .failure("\(error)")
@@ -112,31 +85,10 @@ struct DetectShakes: ParsableCommand {
         if firstError == nil { firstError = accel }
       }
     }
-    let file = try OutputFile(path: output, inputs: inputs)
-    let multiple = paths.count > 1
-    var text = (multiple ? "trace," : "") + "start,end,label,rule,reported,peak_g,count,axis,status\n"
-    for (name, events) in rows {
-      for e in events {
-        var fields = [formatNumber(e.start), formatNumber(e.end), "shake", ruleType.name, formatNumber(e.reported),
-          e.peakG.map(formatNumber) ?? "", e.count.map(String.init) ?? "", e.axis ?? "", e.status.rawValue]
-        if multiple { fields.insert(csvField(name), at: 0) }
-        text += fields.joined(separator: ",") + "\n"
-      }
-    }
-    try file.write(text)
-    try file.commit()
+    // A failing trace leaves the output untouched: nothing is written unless every trace was read.
     if let firstError { throw ExitCode(firstError.exitCode) }
-  }
-
-  static func detect(
-    path: String, settings: TraceReadSettings, resample: Double?, rule: any ShakeRule.Type, values: [String: Double]
-  ) throws -> (String, [ShakeEvent], ByteInput) {
-    let stream = try TraceStream(path: path, settings: settings, resample: resample)
-    var detector = try rule.init(rate: stream.rate, parameters: values)
-    var events: [ShakeEvent] = []
-    while let block = try stream.next() { events += detector.process(block) }
-    events += detector.finish()
-    Diagnostics.reportSkips(stream.source)
-    return (stream.name, events, stream.input)
+    let file = try OutputFile(path: output, inputs: inputs)
+    try file.write(EventsFile.render(detections, withTrace: paths.count > 1))
+    try file.commit()
   }
 }

@@ -1,0 +1,251 @@
+import AccelCore
+import AccelGestures
+import AccelIO
+import AccelPlot
+
+/// What an evaluation runs: the rule settings (each rule with its `RULE.NAME=VALUE` values, or
+/// the grid of its `RULE.NAME=FROM:TO:STEP` sweeps), parsed and checked once.
+public struct EvaluationPlan: Sendable {
+  public let settings: [RuleSetting]
+  /// Grid points a rule refused (a constraint between parameters), per rule.
+  public let skipped: [(rule: String, count: Int)]
+  public let sweeping: Bool
+
+  /// - Parameters:
+  ///   - rules: the rules to evaluate (empty: every rule that emits one of `labels`).
+  ///   - labels: the labels the dataset annotates, for the default choice of rules.
+  ///   - parameters: `RULE.NAME=VALUE` items.
+  ///   - sweeps: `RULE.NAME=FROM:TO:STEP` items (a rule swept but not in `rules` is added).
+  public init(rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String]) throws {
+    for r in rules where ShakeRules.named(r) == nil {
+      throw AccelError.usage("unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+    }
+    let chosen = rules.isEmpty ? ShakeRules.all.filter { $0.labels.contains(where: labels.contains) }.map { $0.name } : rules
+    var fixed: [String: [(String, Double)]] = [:]
+    for item in parameters {
+      guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: "."),
+        let value = Double(item[item.index(after: eq)...].trimmingBlanks())
+      else { throw AccelError.usage("--param expects RULE.NAME=VALUE, got \"\(item)\"") }
+      let rule = String(item[..<dot])
+      guard ShakeRules.named(rule) != nil else { throw AccelError.usage("--param \(item): unknown rule \"\(rule)\"") }
+      fixed[rule, default: []].append((String(item[item.index(after: dot)..<eq]), value))
+    }
+    var grids: [String: [(String, [Double])]] = [:]
+    for item in sweeps {
+      guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: ".") else {
+        throw AccelError.usage("--sweep expects RULE.NAME=FROM:TO:STEP, got \"\(item)\"")
+      }
+      let rule = String(item[..<dot])
+      let name = String(item[item.index(after: dot)..<eq])
+      let range = item[item.index(after: eq)...].split(separator: ":").compactMap { Double($0) }
+      guard range.count == 3, range[2] > 0, range[1] >= range[0], range.allSatisfy(\.isFinite) else {
+        throw AccelError.usage("--sweep \(item): expected FROM:TO:STEP with FROM <= TO and STEP > 0")
+      }
+      let points = (range[1] - range[0]) / range[2]
+      guard points < Double(Self.maximumGridPoints) else {
+        throw AccelError.usage(
+          "--sweep \(item) has \(formatNumber(points.rounded(.down) + 1)) points; at most \(Self.maximumGridPoints) per parameter",
+          hint: "use a larger STEP")
+      }
+      var values: [Double] = []
+      var k = 0
+      while true {
+        let v = range[0] + Double(k) * range[2]
+        if v > range[1] + range[2] * 1e-9 { break }
+        values.append((v * 1e12).rounded() / 1e12)
+        k += 1
+      }
+      guard ShakeRules.named(rule) != nil else { throw AccelError.usage("--sweep \(item): unknown rule \"\(rule)\"") }
+      grids[rule, default: []].append((name, values))
+    }
+    var total = 1
+    for grid in grids.values {
+      for (_, values) in grid { total = total.multipliedReportingOverflow(by: values.count).partialValue }
+    }
+    guard total <= Self.maximumSettings else {
+      throw AccelError.usage("the sweeps make \(total) settings; at most \(Self.maximumSettings)", hint: "sweep fewer parameters, or with larger steps")
+    }
+    var settings: [RuleSetting] = []
+    var skipped: [(String, Int)] = []
+    for rule in chosen + grids.keys.filter({ !chosen.contains($0) }).sorted() {
+      let base = fixed[rule] ?? []
+      var combos: [[(String, Double)]] = [base]
+      for (name, values) in grids[rule] ?? [] {
+        combos = combos.flatMap { c in values.map { v in c + [(name, v)] } }
+      }
+      var refused = 0
+      for c in combos {
+        let setting = try RuleSetting(rule: rule, assignments: c)
+        if grids[rule] != nil {
+          // A grid may cross a rule's own constraints (angular-change needs end <= begin): skip those.
+          guard (try? setting.detector(rate: 100)) != nil else {
+            refused += 1
+            continue
+          }
+        } else {
+          _ = try setting.detector(rate: 100)
+        }
+        settings.append(setting)
+      }
+      if refused > 0 { skipped.append((rule, refused)) }
+    }
+    self.settings = settings
+    self.skipped = skipped
+    sweeping = !sweeps.isEmpty
+  }
+
+  /// Grid points allowed per swept parameter, and settings in all.
+  public static let maximumGridPoints = 10_000
+  public static let maximumSettings = 100_000
+}
+
+/// A CI gate: a metric and the bound it must not cross.
+public struct Gate: Sendable, Equatable {
+  public enum Kind: Sendable { case under, over }
+  public let metric: String
+  public let limit: Double
+  public let kind: Kind
+
+  /// The metrics gates take.
+  public static let metrics = [
+    "precision", "recall", "f1", "false_alarms_per_hour", "mean_onset_error_s", "median_onset_error_s", "median_delay_s",
+  ]
+
+  /// Parses `f1=0.9,recall=0.85` (for `--fail-under` or `--fail-over`).
+  public static func parse(_ text: String?, kind: Kind) throws -> [Gate] {
+    guard let text else { return [] }
+    return try text.split(separator: ",").map { part in
+      let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
+      guard pieces.count == 2, let value = Double(pieces[1]), value.isFinite else {
+        throw AccelError.usage("gates are METRIC=VALUE pairs, got \"\(part)\"")
+      }
+      guard metrics.contains(pieces[0]) else {
+        throw AccelError.usage("unknown metric \"\(pieces[0])\"; gates take \(metrics.joined(separator: ", "))")
+      }
+      return Gate(metric: pieces[0], limit: value, kind: kind)
+    }
+  }
+
+  /// The failures of `settings` (indices into the report) against `gates`, one line each.
+  public static func failures(_ gates: [Gate], report: EvaluationReport, settings indices: [Int]) -> [String] {
+    var failures: [String] = []
+    for i in indices {
+      let m = report.summary[i]
+      for gate in gates {
+        guard let v = EvaluationReport.value(gate.metric, m) else { continue }
+        switch gate.kind {
+        case .under where v < gate.limit:
+          failures.append("\(report.settings[i]): \(gate.metric) \(formatNumber(v)) is under \(formatNumber(gate.limit))")
+        case .over where v > gate.limit:
+          failures.append("\(report.settings[i]): \(gate.metric) \(formatNumber(v)) is over \(formatNumber(gate.limit))")
+        default: break
+        }
+      }
+    }
+    return failures
+  }
+}
+
+/// One trace to evaluate with its annotations and the settings to read it with.
+public struct EvaluationJob: Sendable {
+  public var trace: String
+  public var events: String
+  public var readSettings: TraceReadSettings
+  /// The manifest row, for messages.
+  public var location: DataLocation?
+
+  /// The jobs of a dataset (a folder with manifest.csv, or a manifest), or one trace with its
+  /// `labels`. A manifest row's preset, rate, units and convention apply over `options` (the
+  /// options given win over the preset; the row wins over both).
+  public static func jobs(dataset: String, labels: String?, options: TraceReadOptions) throws -> [EvaluationJob] {
+    if let labels {
+      return [EvaluationJob(trace: dataset, events: labels, readSettings: try options.settings(), location: nil)]
+    }
+    let entries = try Manifest.read(dataset: dataset)
+    let manifestPath = dataset.hasSuffix(".csv") ? dataset : dataset + "/manifest.csv"
+    return try entries.map { entry in
+      let location = DataLocation(file: manifestPath, line: entry.line)
+      var o = options
+      if let name = entry.preset {
+        guard Preset.named(name) != nil else {
+          throw AccelError.data(location, "unknown preset \"\(name)\"", hint: "see `accelkit presets`")
+        }
+        o.preset = name
+      }
+      var s = try o.settings()
+      if let r = entry.rate { s.rate = r }
+      if let u = entry.units {
+        guard let v = UnitsSetting(name: u) else { throw AccelError.data(location, "unknown units \"\(u)\"") }
+        s.units = v
+      }
+      if let c = entry.convention {
+        guard let v = AxisConvention(rawValue: c) else { throw AccelError.data(location, "unknown convention \"\(c)\"") }
+        s.convention = v
+      }
+      return EvaluationJob(trace: entry.trace, events: entry.events, readSettings: s, location: location)
+    }
+  }
+
+  /// The annotations of this job; errors in the events file are reported with the manifest row.
+  public func annotations() throws -> [LabeledInterval] {
+    do {
+      return try EventsFile.read(path: events)
+    } catch let error as AccelError {
+      if let location, case .data(let inner, let text, let hint) = error {
+        throw AccelError.data(location, "\(inner.description): \(text)", hint: hint)
+      }
+      throw error
+    }
+  }
+}
+
+extension EvaluationReport {
+  /// index.html: the summary table, the precision/recall curve (with a sweep) and, per rule, one
+  /// example trace with its annotations and that rule's detections.
+  public func writeIndex(
+    dataset: String, jobs: [EvaluationJob], annotations: [[LabeledInterval]], label: String?, tolerance: Double,
+    to directory: String
+  ) throws {
+    var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>accelkit evaluation</title>\n"
+    html += "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:first-child,td:nth-child(2){text-align:left}</style>\n"
+    let labelText = label.map { "label \"\(escapeXML($0))\"" } ?? "each rule's own label"
+    html += "</head><body>\n<h1>accelkit evaluation</h1>\n<p>\(escapeXML(dataset)): \(traces.count) traces, \(labelText), tolerance \(formatNumber(tolerance)) s.</p>\n"
+    html += "<h2>Summary</h2>\n<table>\n<tr><th>rule</th><th>params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>median onset error (s)</th><th>median delay (s)</th><th>false alarms / h</th></tr>\n"
+    func f(_ v: Double?) -> String { v.map { cFormat("%.3f", $0) } ?? "" }
+    for (i, s) in settings.enumerated() {
+      let m = summary[i]
+      html += "<tr><td>\(s.rule)</td><td>\(escapeXML(s.parameterText.isEmpty ? "defaults" : s.parameterText))</td><td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td><td>\(f(m.f1))</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td><td>\(f(m.falseAlarmsPerHour))</td></tr>\n"
+    }
+    html += "</table>\n"
+    // Precision against recall: a curve per rule with --sweep, a point per rule without.
+    let rows = settings.enumerated().map { i, s in
+      (rule: s.rule, params: s.parameterText, precision: summary[i].precision, recall: summary[i].recall, f1: summary[i].f1)
+    }
+    html += "<h2>Precision and recall</h2>\n" + Plots.precisionRecall(rows: rows, title: sweeping ? "precision / recall per setting" : "precision / recall per rule")
+    html += "<h2>Examples</h2>\n"
+    var shown: Set<String> = []
+    for (i, s) in settings.enumerated() where !shown.contains(s.rule) {
+      let wanted = label ?? s.labels[0]
+      // The first trace where this rule detected something and there is something to find.
+      guard
+        let k = traces.indices.first(where: { !traces[$0].detections[i].isEmpty && annotations[$0].contains { $0.label == wanted } })
+          ?? traces.indices.first(where: { !traces[$0].detections[i].isEmpty })
+      else { continue }
+      shown.insert(s.rule)
+      let (source, _) = try TraceOpener.open(path: jobs[k].trace, settings: jobs[k].readSettings)
+      let samples = try source.readAll()
+      let truth = annotations[k].filter { $0.label == wanted }.map { PlotEvent(start: $0.start, end: $0.end, label: $0.label) }
+      let detections = traces[k].detections[i].map { d in
+        PlotEvent(start: d.detection.start, end: d.detection.end, label: d.match == nil ? "false alarm" : "detected")
+      }
+      html += "<h3>\(s.rule) on \(escapeXML(traces[k].name))</h3>\n"
+      html += Plots.trace(
+        t: samples.t, x: samples.x, y: samples.y, z: samples.z, events: [truth, detections], eventNames: ["truth", s.rule],
+        title: "\(traces[k].name): truth (top band) and \(s.rule) (bottom band)")
+    }
+    html += "</body></html>\n"
+    let file = try OutputFile(path: directory + "/index.html")
+    try file.write(html)
+    try file.commit()
+  }
+}

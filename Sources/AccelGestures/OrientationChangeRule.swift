@@ -1,0 +1,57 @@
+import AccelCore
+import AccelFilters
+import AccelOrientation
+
+/// Orientation changes as events: the device turned to a new orientation (portrait, landscape,
+/// face up, ...) and held it for `settle_s`. The same announcer as `accelkit orientation --events`
+/// (gravity from the exponential low-pass, hysteresis, nothing announced while |a| is far from
+/// 1 g). The first orientation taken is not a change. Each event is the instant of the announcement, labelled `orientation-change`, with the
+/// new orientation in `axis`. A second kind of gesture, evaluated like the shakes.
+public struct OrientationChangeRule: ShakeRule {
+  public static let name = "orientation-change"
+  public static let summary = "the device turned to a new orientation and held it (accelkit orientation --events)"
+  public static let labels = ["orientation-change"]
+
+  public struct Configuration: RuleConfiguration {
+    /// The gravity low-pass cutoff in Hz (0.8 Hz: a time constant of 0.2 s).
+    public var gravityCutoffHz = OrientationSettings.defaultCutoff
+    /// How long a new orientation must hold, in seconds.
+    public var settleSeconds = OrientationAnnouncer.defaultSettle
+    /// How far past a boundary the current orientation is kept, in degrees.
+    public var hysteresisDegrees = OrientationClassifier.defaultHysteresis
+    /// Within this many degrees of flat the device is face up or face down.
+    public var flatAngleDegrees = OrientationClassifier.defaultFlatAngle
+    /// The orientation is unknown while | |a| - 1 g | exceeds this (g).
+    public var accelerationToleranceG = OrientationClassifier.defaultAccelerationTolerance
+
+    public init() {}
+
+    public static let parameters: [RuleParameter<Configuration>] = [
+      RuleParameter("gravity_cutoff", \.gravityCutoffHz, unit: "Hz", range: 1e-6...1e6, meaning: "gravity low-pass cutoff"),
+      RuleParameter("settle_s", \.settleSeconds, unit: "s", range: 0...3600, meaning: "a new orientation must hold this long"),
+      RuleParameter("hysteresis", \.hysteresisDegrees, unit: "degrees", range: 0...44.999, meaning: "how far past a boundary the current orientation is kept"),
+      RuleParameter("flat_angle", \.flatAngleDegrees, unit: "degrees", range: 0...89.999, meaning: "within this of flat the device is face up or face down"),
+      RuleParameter("accel_tolerance", \.accelerationToleranceG, unit: "g", range: 1e-6...100, meaning: "no orientation while | |a| - 1 g | exceeds this"),
+    ]
+  }
+
+  private var stage: OrientationStage
+
+  public init(rate: Double, configuration c: Configuration = Configuration()) throws {
+    var settings = OrientationSettings()
+    settings.gravity = .lowpass(.cutoff(c.gravityCutoffHz))
+    settings.settle = c.settleSeconds
+    settings.classifier = OrientationClassifier(
+      flatAngle: c.flatAngleDegrees, accelerationTolerance: c.accelerationToleranceG, hysteresis: c.hysteresisDegrees)
+    stage = try OrientationStage(settings, rate: rate)
+  }
+
+  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
+    // The first orientation taken (from `unknown`) is where the trace starts, not a change.
+    stage.events(block).filter { $0.from != .unknown }.map { e in
+      ShakeEvent(start: e.t, end: e.t, reported: e.t, axis: e.to.rawValue, label: Self.labels[0])
+    }
+  }
+
+  public mutating func finish() -> [ShakeEvent] { [] }
+}
