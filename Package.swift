@@ -30,7 +30,7 @@ let package = Package(
     .target(name: "AccelGestures", dependencies: ["AccelCore", "AccelFilters", "AccelOrientation"]),
     .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures", "AccelPlot"]),
     .target(name: "AccelSynthesis", dependencies: ["AccelCore"]),
-    .target(name: "AccelSimulation"),
+    .target(name: "AccelSimulation", dependencies: ["AccelCore"]),
     .target(name: "AccelPlot", dependencies: ["AccelCore"]),
     .target(
       name: "AccelSpectral",
@@ -52,7 +52,8 @@ let package = Package(
     .testTarget(name: "AccelGesturesTests", dependencies: ["AccelGestures", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelEvaluationTests", dependencies: ["AccelEvaluation", "TestSupport"]),
     .testTarget(name: "AccelPlotTests", dependencies: ["AccelPlot"]),
-    .testTarget(name: "AccelSimulationTests", dependencies: ["AccelSimulation"]),
+    .testTarget(name: "AccelSynthesisTests", dependencies: ["AccelSynthesis", "AccelCore"]),
+    .testTarget(name: "AccelSimulationTests", dependencies: ["AccelSimulation", "AccelCore"]),
     .testTarget(name: "AccelOrientationTests", dependencies: ["AccelOrientation", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
     .testTarget(

@@ -188,4 +188,22 @@ public enum Plots {
     chart.legend(legend)
     return chart.svg.render(title: title)
   }
+
+  /// A path drawn as plain SVG: the view, the path, marked points.
+  public static func path(
+    width: Double, height: Double, points: [(x: Double, y: Double)], marks: [(x: Double, y: Double)], title: String
+  ) -> String {
+    var text = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" viewBox=\"0 0 \(formatNumber(width)) \(formatNumber(height))\">\n"
+    text += "<title>\(escapeXML(title))</title>\n"
+    text += "<rect x=\"0\" y=\"0\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" fill=\"#ffffff\" stroke=\"#333333\"/>\n"
+    func r(_ v: Double) -> String { formatNumber((v * 100).rounded() / 100) }
+    if !points.isEmpty {
+      text += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1\" points=\""
+      text += points.map { "\(r($0.0)),\(r($0.1))" }.joined(separator: " ")
+      text += "\"/>\n"
+      text += "<circle cx=\"\(r(points.last!.0))\" cy=\"\(r(points.last!.1))\" r=\"6\" fill=\"#1f77b4\"/>\n"
+    }
+    for m in marks { text += "<circle cx=\"\(r(m.0))\" cy=\"\(r(m.1))\" r=\"3\" fill=\"#d62728\"/>\n" }
+    return text + "</svg>\n"
+  }
 }

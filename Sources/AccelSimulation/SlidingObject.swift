@@ -37,18 +37,41 @@ public struct SlidingObject: Sendable {
     y = height / 2
   }
 
+  /// `ticks` moves of `step` from `p` within [0, limit], stopping at the first that would leave.
+  static func advance(_ p: Double, by step: Double, ticks: Double, limit: Double) -> Double {
+    guard step != 0 else { return p }
+    let room = step > 0 ? (limit - p) / step : p / -step
+    let moves = min(ticks, max(0, room.rounded(.down)))
+    return min(limit, max(0, p + moves * step))
+  }
+
   static func sign(_ v: Double) -> Double { v > 0 ? 1 : v < 0 ? -1 : 0 }
+
+  /// Timer ticks run one by one up to this many between two readings; a longer jump in time
+  /// (a gap, or a broken timestamp such as 1e300) is run in closed form, so the work is bounded by
+  /// the readings, not by the time they span.
+  public static let tickLoopLimit = 100_000.0
 
   /// Runs the timer up to time t, then applies the reading taken at t.
   public mutating func reading(t: Double, ax: Double, ay: Double) {
     if nextTick == nil { nextTick = t + tick }
+    if let due = nextTick, due <= t, (t - due) / tick >= Self.tickLoopLimit {
+      // Every tick until t moves by the same velocity and refuses moves that leave the view: the
+      // object advances by whole steps until the next would leave, then stays.
+      let ticks = ((t - due) / tick).rounded(.down) + 1
+      x = Self.advance(x, by: vx, ticks: ticks, limit: width)
+      y = Self.advance(y, by: vy, ticks: ticks, limit: height)
+      angle = heading + Double.pi / 2
+      nextTick = max(due + ticks * tick, t.nextUp)
+    }
     while let due = nextTick, due <= t {
       let nx = x + vx
       if nx >= 0 && nx <= width { x = nx }
       let ny = y + vy
       if ny >= 0 && ny <= height { y = ny }
       angle = heading + Double.pi / 2
-      nextTick = due + tick
+      let next = due + tick
+      nextTick = next > due ? next : t.nextUp  // a tick too small to move a huge time on
     }
     let xx = -ax
     let yy = ay

@@ -155,7 +155,7 @@ public enum Generator {
   }
 
   /// Writes `count` traces of a set into `directory`: NNN.csv (t,x,y,z), NNN.events.csv
-  /// (start,end,label), NNN.truth.csv (t,gx,gy,gz,roll,pitch), manifest.csv and README.md.
+  /// (start,end,label), NNN.truth.csv (t,gravity_x,gravity_y,gravity_z,roll,pitch), manifest.csv and README.md.
   public static func writeDataset(
     directory: String, count: Int, seed: UInt64, scenario: Scenario, split: String, command: String,
     write: (String, String) throws -> Void
@@ -167,7 +167,7 @@ public enum Generator {
       let g = trace(seed: seed, index: i, scenario: scenario)
       let name = cFormat("%03ld", i)
       var csv = "t,x,y,z\n"
-      var truth = "t,gx,gy,gz,roll,pitch\n"
+      var truth = "t,gravity_x,gravity_y,gravity_z,roll,pitch\n"
       for k in 0..<g.samples.count {
         csv += cFormat("%.5f,%.4f,%.4f,%.4f\n", g.samples.t[k], g.samples.x[k], g.samples.y[k], g.samples.z[k])
         let (gx, gy, gz) = g.gravity[k]

@@ -1,3 +1,4 @@
+import AccelCore
 import AccelSimulation
 import Testing
 
@@ -75,3 +76,32 @@ import Testing
 #if canImport(Glibc)
   import Glibc
 #endif
+
+@Suite struct ReplayBoundsTests {
+  /// A timestamp that jumps to 1e300 is run in closed form: the object advances by whole steps
+  /// until the next would leave the view, then stays; the work is bounded by the readings.
+  @Test func aHugeTimeJumpFinishesAndMatchesTheTickByTickResult() {
+    var jumping = SlidingObject()
+    jumping.reading(t: 0, ax: 0.1, ay: 0.2)
+    jumping.reading(t: 0.01, ax: 0.1, ay: 0.2)
+    jumping.reading(t: 1e300, ax: 0.3, ay: 0.1)
+    // 160 + k * 0.285 stays in [0, 320] for k <= 561; 230 - k * 0.57 in [0, 460] for k <= 403.
+    #expect(jumping.x == 160 + 561 * 0.28500000000000003)
+    #expect(abs(jumping.y - (230 - 403 * 0.5700000000000001)) < 1e-9)
+    // The same gap at a length the tick loop still runs gives the same place (to rounding).
+    var looping = SlidingObject()
+    looping.reading(t: 0, ax: 0.1, ay: 0.2)
+    looping.reading(t: 0.01, ax: 0.1, ay: 0.2)
+    looping.reading(t: 2000, ax: 0.3, ay: 0.1)
+    #expect(abs(looping.x - jumping.x) < 1e-9 && abs(looping.y - jumping.y) < 1e-9)
+  }
+
+  @Test func replayWritesOneRowPerReading() {
+    var ball = BouncingBall()
+    var path: ToyPath? = ToyPath()
+    let block = SampleBlock(t: [0, 0.01, 0.02], x: [1, 1, 1], y: [0, 0, 0], z: [-1, -1, -1])
+    let columns = ball.replay(block, path: &path)
+    #expect(columns.count == BouncingBall.columns.count && columns[0] == [0, 0.01, 0.02])
+    #expect(columns[1] == [161, 163, 166] && path?.points.count == 3)
+  }
+}

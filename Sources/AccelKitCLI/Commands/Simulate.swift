@@ -1,5 +1,6 @@
 import AccelCore
 import AccelIO
+import AccelPlot
 import AccelSimulation
 import ArgumentParser
 
@@ -35,22 +36,12 @@ struct SimulationOptions: ParsableArguments {
   }
 
   func validate() throws { _ = try size() }
-}
 
-/// A path drawn as plain SVG: the view, the path, marked points.
-func pathSVG(width: Double, height: Double, points: [(Double, Double)], marks: [(Double, Double)], title: String) -> String {
-  var text = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" viewBox=\"0 0 \(formatNumber(width)) \(formatNumber(height))\">\n"
-  text += "<title>\(title)</title>\n"
-  text += "<rect x=\"0\" y=\"0\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" fill=\"#ffffff\" stroke=\"#333333\"/>\n"
-  func r(_ v: Double) -> String { formatNumber((v * 100).rounded() / 100) }
-  if !points.isEmpty {
-    text += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1\" points=\""
-    text += points.map { "\(r($0.0)),\(r($0.1))" }.joined(separator: " ")
-    text += "\"/>\n"
-    text += "<circle cx=\"\(r(points.last!.0))\" cy=\"\(r(points.last!.1))\" r=\"6\" fill=\"#1f77b4\"/>\n"
+  func writeSVG(_ svg: String, to path: String, input: ByteInput) throws {
+    let file = try OutputFile(path: path, inputs: [input])
+    try file.write(svg)
+    try file.commit()
   }
-  for m in marks { text += "<circle cx=\"\(r(m.0))\" cy=\"\(r(m.1))\" r=\"3\" fill=\"#d62728\"/>\n" }
-  return text + "</svg>\n"
 }
 
 struct Ball: ParsableCommand {
@@ -84,26 +75,12 @@ struct Ball: ParsableCommand {
     let (source, input) = try TraceOpener.open(path: options.trace, settings: try options.input.settings())
     var ball = BouncingBall(width: w, height: h, margin: margin, damping: damping, cap: cap)
     let table = try CSVTableWriter(
-      output: try OutputFile(path: options.output, inputs: [input]), names: ["t", "x", "y", "vx", "vy", "bounce"])
-    var points: [(Double, Double)] = []
-    var marks: [(Double, Double)] = []
-    while let block = try source.next() {
-      var columns = [[Double]](repeating: [], count: 6)
-      for i in 0..<block.count {
-        let b = ball.step(ax: block.x[i], ay: block.y[i])
-        for (k, v) in [block.t[i], ball.x, ball.y, ball.vx, ball.vy, Double(b)].enumerated() { columns[k].append(v) }
-        if options.svg != nil {
-          points.append((ball.x, ball.y))
-          if b > 0 { marks.append((ball.x, ball.y)) }
-        }
-      }
-      try table.write(columns: columns)
-    }
+      output: try OutputFile(path: options.output, inputs: [input]), names: BouncingBall.columns)
+    var path: ToyPath? = options.svg == nil ? nil : ToyPath()
+    while let block = try source.next() { try table.write(columns: ball.replay(block, path: &path)) }
     try table.finish()
-    if let svg = options.svg {
-      let file = try OutputFile(path: svg, inputs: [input])
-      try file.write(pathSVG(width: w, height: h, points: points, marks: marks, title: "bouncing ball: \(source.metadata.name)"))
-      try file.commit()
+    if let svg = options.svg, let path {
+      try options.writeSVG(Plots.path(width: w, height: h, points: path.points, marks: path.marks, title: "bouncing ball: \(source.metadata.name)"), to: svg, input: input)
     }
   }
 }
@@ -130,22 +107,12 @@ struct Slide: ParsableCommand {
     let (source, input) = try TraceOpener.open(path: options.trace, settings: try options.input.settings())
     var object = SlidingObject(width: w, height: h)
     let table = try CSVTableWriter(
-      output: try OutputFile(path: options.output, inputs: [input]), names: ["t", "x", "y", "vx", "vy", "angle"])
-    var points: [(Double, Double)] = []
-    while let block = try source.next() {
-      var columns = [[Double]](repeating: [], count: 6)
-      for i in 0..<block.count {
-        object.reading(t: block.t[i], ax: block.x[i], ay: block.y[i])
-        for (k, v) in [block.t[i], object.x, object.y, object.vx, object.vy, object.angle].enumerated() { columns[k].append(v) }
-        if options.svg != nil { points.append((object.x, object.y)) }
-      }
-      try table.write(columns: columns)
-    }
+      output: try OutputFile(path: options.output, inputs: [input]), names: SlidingObject.columns)
+    var path: ToyPath? = options.svg == nil ? nil : ToyPath()
+    while let block = try source.next() { try table.write(columns: object.replay(block, path: &path)) }
     try table.finish()
-    if let svg = options.svg {
-      let file = try OutputFile(path: svg, inputs: [input])
-      try file.write(pathSVG(width: w, height: h, points: points, marks: [], title: "sliding butterfly: \(source.metadata.name)"))
-      try file.commit()
+    if let svg = options.svg, let path {
+      try options.writeSVG(Plots.path(width: w, height: h, points: path.points, marks: [], title: "sliding butterfly: \(source.metadata.name)"), to: svg, input: input)
     }
   }
 }

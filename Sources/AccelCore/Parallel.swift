@@ -24,7 +24,7 @@ private final class Lock: @unchecked Sendable {
 /// Maps `items` with `transform` on all cores; results come back in the order of `items`, so the
 /// output does not depend on scheduling.
 /// `jobs` limits the threads (nil: all cores; 1: in order on this thread).
-func parallelMap<T, R>(_ items: [T], jobs: Int? = nil, _ transform: @escaping @Sendable (T) -> R) -> [R] {
+public func parallelMap<T, R>(_ items: [T], jobs: Int? = nil, _ transform: @escaping @Sendable (T) -> R) -> [R] {
   if jobs == 1 { return items.map(transform) }
   let slots = ParallelSlots<R>(items.count)
   nonisolated(unsafe) let input = items

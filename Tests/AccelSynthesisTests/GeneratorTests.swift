@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import AccelCore
+import Testing
+
+@testable import AccelSynthesis
+
+/// The generator of annotated traces: deterministic, physically plausible, and labelled as its
+/// documentation says.
+@Suite struct GeneratorTests {
+  @Test func theSameSeedAndIndexGiveTheSameTrace() {
+    let a = Generator.trace(seed: 7, index: 3, scenario: .mixed)
+    let b = Generator.trace(seed: 7, index: 3, scenario: .mixed)
+    #expect(a.samples == b.samples)
+    #expect(a.segments.map(\.kind) == b.segments.map(\.kind))
+    let other = Generator.trace(seed: 7, index: 4, scenario: .mixed)
+    #expect(other.samples != a.samples)
+  }
+
+  @Test func timestampsIncreaseAndReadingsStayInTheSensorsRange() {
+    for index in 0..<8 {
+      let g = Generator.trace(seed: 11, index: index, scenario: .mixed, duration: 20)
+      let s = g.samples
+      #expect(s.count > Int(0.9 * 20 * g.sensor.rate), "dropped too many samples")
+      #expect(zip(s.t, s.t.dropFirst()).allSatisfy { $0 < $1 })
+      for axis in [s.x, s.y, s.z] {
+        // Clipped at the rail, which is itself a step of the sensor's resolution.
+        let rail = (g.sensor.range / g.sensor.resolution).rounded() * g.sensor.resolution
+        #expect(axis.allSatisfy { abs($0) <= rail + 1e-12 })
+        // Quantised to the sensor's resolution.
+        #expect(axis.allSatisfy { abs(($0 / g.sensor.resolution).rounded() * g.sensor.resolution - $0) < 1e-9 })
+      }
+    }
+  }
+
+  @Test func atRestTheReadingIsGravityInAppleConvention() {
+    for index in 0..<10 {
+      let g = Generator.trace(seed: 3, index: index, scenario: .negatives, duration: 30)
+      for segment in g.segments where segment.kind == .rest && segment.duration > 1.5 {
+        // The middle of the stretch: the reading points along the true gravity, |a| about 1 g.
+        let inside = g.samples.t.indices.filter { g.samples.t[$0] > segment.start + 0.5 && g.samples.t[$0] < segment.end - 0.5 }
+        guard !inside.isEmpty else { continue }
+        var sum = (0.0, 0.0, 0.0)
+        for i in inside { sum = (sum.0 + g.samples.x[i], sum.1 + g.samples.y[i], sum.2 + g.samples.z[i]) }
+        let n = Double(inside.count)
+        let mean = (sum.0 / n, sum.1 / n, sum.2 / n)
+        let truth = g.gravity[inside[inside.count / 2]]
+        let norm = (mean.0 * mean.0 + mean.1 * mean.1 + mean.2 * mean.2).squareRoot()
+        #expect(abs(norm - 1) < 0.08, "|a| = \(norm) at rest")
+        let cosine = (mean.0 * truth.0 + mean.1 * truth.1 + mean.2 * truth.2) / norm
+        #expect(cosine > 0.995, "the reading is \(acos(min(1, cosine)) * 180 / .pi) degrees from gravity")
+        let truthNorm = (truth.0 * truth.0 + truth.1 * truth.1 + truth.2 * truth.2).squareRoot()
+        #expect(abs(truthNorm - 1) < 1e-12)
+      }
+    }
+  }
+
+  @Test func scenariosControlTheShakes() {
+    var shakes = 0
+    for index in 0..<10 {
+      let negatives = Generator.trace(seed: 5, index: index, scenario: .negatives)
+      #expect(!negatives.segments.contains { $0.kind == .shake })
+      let labelled = Generator.trace(seed: 5, index: index, scenario: .shakes)
+      shakes += labelled.segments.filter { $0.label == "shake" }.count
+      // Segments tile the trace without gaps or overlaps.
+      for (a, b) in zip(labelled.segments, labelled.segments.dropFirst()) { #expect(abs(a.end - b.start) < 1e-9) }
+    }
+    #expect(shakes >= 20, "the shakes scenario should put a shake after most stretches")
+  }
+
+  @Test func aShakeIsAnOscillationAtItsFrequency() {
+    // Find a strong shake and check that the reading swings at about its frequency.
+    for index in 0..<20 {
+      let g = Generator.trace(seed: 9, index: index, scenario: .shakes)
+      guard let shake = g.segments.first(where: { $0.kind == .shake && $0.parameters["peak_g"]! > 1.5 && $0.duration > 0.6 }) else {
+        continue
+      }
+      let s = g.samples
+      let inside = s.t.indices.filter { s.t[$0] >= shake.start && s.t[$0] < shake.end }
+      let axis = [s.x, s.y, s.z][Int(shake.parameters["axis"]!)]
+      let values = inside.map { axis[$0] }
+      let mean = values.reduce(0, +) / Double(values.count)
+      var crossings = 0
+      for (a, b) in zip(values, values.dropFirst()) where (a - mean) * (b - mean) < 0 { crossings += 1 }
+      let expected = 2 * shake.parameters["hz"]! * shake.duration
+      #expect(Double(crossings) >= expected * 0.5 && Double(crossings) <= expected * 2 + 2, "\(crossings) crossings, expected about \(expected)")
+      return
+    }
+    Issue.record("no strong shake found in 20 traces")
+  }
+}
