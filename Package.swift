@@ -45,6 +45,12 @@ let package = Package(
       ],
       linkerSettings: [.linkedLibrary("m")]
     ),
+    // The README's library example, built and run by a test.
+    .executableTarget(
+      name: "LibraryExample",
+      dependencies: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures"],
+      path: "Examples/LibraryExample"
+    ),
     .target(name: "TestSupport", dependencies: ["AccelCore"], path: "Tests/TestSupport"),
     .testTarget(name: "AccelCoreTests", dependencies: ["AccelCore", "TestSupport"]),
     .testTarget(name: "AccelIOTests", dependencies: ["AccelIO", "TestSupport"]),
@@ -58,7 +64,7 @@ let package = Package(
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
     .testTarget(
       name: "AccelKitCLITests",
-      dependencies: ["AccelKitCLI", "AccelCore", "AccelIO", "AccelFilters", "TestSupport"]
+      dependencies: ["AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "TestSupport"]
     ),
   ]
 )
