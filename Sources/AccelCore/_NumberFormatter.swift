@@ -6,22 +6,8 @@
 /// values, and the rare case where no such k is found, use Swift's own shortest form
 /// (`1e-07`, `1.2345e+20`). Either way the text reads back to exactly the same Double.
 public enum _NumberFormatter {
-  /// 10^k for 0 <= k <= 8, exact (a switch, not a global table: no lazy-initialisation check
-  /// per call when inlined into another module).
   @inlinable @inline(__always)
-  static func power(_ k: Int) -> Double {
-    switch k {
-    case 0: 1
-    case 1: 1e1
-    case 2: 1e2
-    case 3: 1e3
-    case 4: 1e4
-    case 5: 1e5
-    case 6: 1e6
-    case 7: 1e7
-    default: 1e8
-    }
-  }
+  static func power(_ k: Int) -> Double { exactPowerOfTen(k) }
 
   /// Writes `value` at `out` and returns the number of bytes (at most 32).
   @inlinable @inline(__always)
@@ -159,4 +145,35 @@ public func formatNumber(_ value: Double) -> String {
 @inline(__always)
 public func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
   _NumberFormatter.write(value, to: out)
+}
+
+/// 10^e for 0 <= e <= 22, exactly (each is a Double without rounding error); 10^22 above. A
+/// switch rather than a global table, so an inlined call in another module has no lazy-init check.
+@inlinable @inline(__always)
+public func exactPowerOfTen(_ e: Int) -> Double {
+  switch e {
+  case 0: 1
+  case 1: 1e1
+  case 2: 1e2
+  case 3: 1e3
+  case 4: 1e4
+  case 5: 1e5
+  case 6: 1e6
+  case 7: 1e7
+  case 8: 1e8
+  case 9: 1e9
+  case 10: 1e10
+  case 11: 1e11
+  case 12: 1e12
+  case 13: 1e13
+  case 14: 1e14
+  case 15: 1e15
+  case 16: 1e16
+  case 17: 1e17
+  case 18: 1e18
+  case 19: 1e19
+  case 20: 1e20
+  case 21: 1e21
+  default: 1e22
+  }
 }

@@ -140,7 +140,7 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   public let rule: String
   /// The parameters set by name, sorted by name (the others take their defaults).
   public private(set) var assignments: [(name: String, value: Double)]
-  private let make: @Sendable (Double) throws -> any ShakeRule
+  private let maker: any DetectorMaker
   public let labels: [String]
 
   /// The rule named `rule` with `assignments` applied to its defaults; throws a usage error for an
@@ -152,11 +152,11 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
     self = try Self.make(type, assignments: assignments)
   }
 
-  private init(rule: String, assignments: [(name: String, value: Double)], labels: [String], make: @escaping @Sendable (Double) throws -> any ShakeRule) {
+  private init(rule: String, assignments: [(name: String, value: Double)], labels: [String], maker: any DetectorMaker) {
     self.rule = rule
     self.assignments = assignments
     self.labels = labels
-    self.make = make
+    self.maker = maker
   }
 
   private static func make<R: ShakeRule>(_ type: R.Type, assignments: [(String, Double)]) throws -> RuleSetting {
@@ -168,12 +168,11 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
       sorted.append((name, value))
     }
     sorted.sort { $0.name < $1.name }
-    let fixed = configuration
-    return RuleSetting(rule: R.name, assignments: sorted, labels: R.labels) { rate in try R(rate: rate, configuration: fixed) }
+    return RuleSetting(rule: R.name, assignments: sorted, labels: R.labels, maker: Maker<R>(configuration: configuration))
   }
 
   /// A detector for a trace at `rate` Hz.
-  public func detector(rate: Double) throws -> any ShakeRule { try make(rate) }
+  public func detector(rate: Double) throws -> any ShakeRule { try maker.make(rate: rate) }
 
   /// Runs a detector over a whole trace, block by block from `next` (nil at the end), in
   /// constant memory.
@@ -227,6 +226,16 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   public static func == (a: RuleSetting, b: RuleSetting) -> Bool {
     a.rule == b.rule && a.parameterText == b.parameterText
   }
+}
+
+/// Makes detectors of one rule from a fixed configuration.
+private protocol DetectorMaker: Sendable {
+  func make(rate: Double) throws -> any ShakeRule
+}
+
+private struct Maker<R: ShakeRule>: DetectorMaker {
+  let configuration: R.Configuration
+  func make(rate: Double) throws -> any ShakeRule { try R(rate: rate, configuration: configuration) }
 }
 
 /// The detectors accelkit knows, by name: the shake rules and the other gesture kinds. A new kind

@@ -1,3 +1,5 @@
+import AccelCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -12,42 +14,9 @@
 /// digits, large exponents, `nan`, `inf`, hex) goes to `strtod` on a NUL-terminated copy.
 @usableFromInline
 enum _FloatParser {
-  @usableFromInline
-  static let powersOfTen: [Double] = (0...22).map { e in
-    var p = 1.0
-    for _ in 0..<e { p *= 10 }
-    return p
-  }
-
   /// 10^e for 0 <= e <= 22, exactly (each is a Double without rounding error).
   @inline(__always)
-  static func power(_ e: Int) -> Double {
-    switch e {
-    case 0: 1
-    case 1: 1e1
-    case 2: 1e2
-    case 3: 1e3
-    case 4: 1e4
-    case 5: 1e5
-    case 6: 1e6
-    case 7: 1e7
-    case 8: 1e8
-    case 9: 1e9
-    case 10: 1e10
-    case 11: 1e11
-    case 12: 1e12
-    case 13: 1e13
-    case 14: 1e14
-    case 15: 1e15
-    case 16: 1e16
-    case 17: 1e17
-    case 18: 1e18
-    case 19: 1e19
-    case 20: 1e20
-    case 21: 1e21
-    default: 1e22
-    }
-  }
+  static func power(_ e: Int) -> Double { exactPowerOfTen(e) }
 
   @inline(__always)
   static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
