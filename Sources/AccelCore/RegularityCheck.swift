@@ -2,19 +2,21 @@
 /// spectra), and says what to do when they jitter or have gaps.
 public struct RegularityCheck: Sendable {
   public let interval: Double
-  private var count = 0
-  private var sumSquares = 0.0
-  public private(set) var gaps = 0
-  private var last: Double?
+  @usableFromInline var count = 0
+  @usableFromInline var sumSquares = 0.0
+  @usableFromInline var gapCount = 0
+  public var gaps: Int { gapCount }
+  @usableFromInline var last: Double?
 
   /// - Parameter rate: the rate assumed, in Hz.
   public init(rate: Double) { interval = 1 / rate }
 
+  @inlinable
   public mutating func add(_ t: [Double]) {
     for v in t {
       if let last {
         let d = v - last
-        if d > 1.5 * interval { gaps += 1 }
+        if d > 1.5 * interval { gapCount += 1 }
         sumSquares += (d - interval) * (d - interval)
         count += 1
       }

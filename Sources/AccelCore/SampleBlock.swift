@@ -89,11 +89,6 @@ public struct SampleBlock: Equatable, Sendable {
     return out + extras
   }
 
-  /// A block with the same groups as this one, from columns in `allColumns` order.
-  public func replacingColumns(_ columns: [[Double]]) -> SampleBlock {
-    SampleBlock(columns: columns, layout: layout(extraNames: extras.map { _ in "" }))
-  }
-
   /// The block without its gyroscope, magnetometer and extras.
   public var accelerometerOnly: SampleBlock { SampleBlock(t: t, x: x, y: y, z: z) }
 

@@ -45,6 +45,7 @@ import Testing
     #expect(!fileExists("\(dir)/x.f64"))
     let badLayout = try accelkit(["convert", "\(dir)/imu.f64", "--layout", "t,acc,gx", "-o", "-"])
     #expect(badLayout.status == 64)
+    #expect(badLayout.stderr.hasPrefix("Error: the raw layout \"t,acc,gx\" has only some axes of the gyroscope"))
   }
 
   @Test func infoDescribesEachGroupAndWarns() throws {

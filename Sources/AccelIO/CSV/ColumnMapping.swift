@@ -283,9 +283,6 @@ public struct ResolvedColumns: Equatable, Sendable {
   }
 }
 
-/// Reads an acceleration unit from a column name's annotation (see `AccelerationUnit.annotation`).
-public func unitAnnotation(in name: String) -> AccelerationUnit? { AccelerationUnit.annotation(in: name) }
-
 extension StringProtocol {
   func trimmingSpaces() -> String {
     var s = self[...]

@@ -39,7 +39,7 @@ struct Convert: ParsableCommand {
   var dtype: SamplePrecision?
 
   @Option(help: ArgumentHelp("The fields of raw output records: txyz, xyz, or channels and groups such as t,acc,gyro (default: t and every group the trace has).", valueName: "layout"))
-  var outLayout: RawLayout?
+  var outLayout: String?
 
   @Option(help: ArgumentHelp("The sensor groups to write: acc, gyro, mag, comma-separated (default: every group the input has).", valueName: "groups"))
   var channels: String?
@@ -47,6 +47,7 @@ struct Convert: ParsableCommand {
   @OptionGroup var resampling: ResampleOptions
 
   func validate() throws {
+    if let outLayout, let problem = RawLayout.problem(with: outLayout) { throw ValidationError(problem) }
     if let channels {
       do { _ = try SensorGroup.parseList(channels) } catch let error as AccelError { throw ValidationError(error.message) }
     }
@@ -61,7 +62,7 @@ struct Convert: ParsableCommand {
     var layout = source.metadata.layout
     if let channels { layout = layout.restricted(to: try SensorGroup.parseList(channels)) }
     let sink = try TraceWriters.make(
-      format: format, output: file, precision: precision, layout: layout, rawLayout: outLayout)
+      format: format, output: file, precision: precision, layout: layout, rawLayout: outLayout.flatMap(RawLayout.init(parsing:)))
     var resampler = resampling.resample.map { LinearResampler(rate: $0, name: source.metadata.name) }
     while let block = try source.next() {
       if resampler != nil {

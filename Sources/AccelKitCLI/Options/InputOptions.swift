@@ -5,9 +5,6 @@ import ArgumentParser
 extension TraceFormat: ExpressibleByArgument {}
 extension TimeUnit: ExpressibleByArgument {}
 extension AxisConvention: ExpressibleByArgument {}
-extension RawLayout: ExpressibleByArgument {
-  public init?(argument: String) { self.init(parsing: argument) }
-}
 extension SamplePrecision: ExpressibleByArgument {}
 
 /// How to read input traces: shared by every command that reads one.
@@ -49,7 +46,7 @@ struct InputOptions: ParsableArguments {
   var preset: String?
 
   @Option(help: ArgumentHelp("Set the fields of raw binary input records: txyz, xyz, or channels and groups such as t,acc,gyro,mag or t,x,y,z,gx,gy,gz.", valueName: "layout"))
-  var layout: RawLayout?
+  var layout: String?
 
   @Option(help: "Set the value type of raw binary input: f64 or f32 (default: f64, or f32 for .f32 files).")
   var rawType: SamplePrecision?
@@ -76,6 +73,7 @@ struct InputOptions: ParsableArguments {
     if let magUnits, UnitChoice<MagneticFieldUnit>(name: magUnits) == nil {
       throw ValidationError("--mag-units must be uT, nT, gauss, mG or auto, got \"\(magUnits)\"")
     }
+    if let layout, let problem = RawLayout.problem(with: layout) { throw ValidationError(problem) }
     if let preset, Preset.named(preset) == nil {
       throw ValidationError(
         "unknown preset \"\(preset)\"; the presets are \(Preset.all.map(\.name).joined(separator: ", "))")
@@ -97,7 +95,7 @@ struct InputOptions: ParsableArguments {
     o.gyroscopeUnits = gyroUnits.flatMap(UnitChoice<AngularRateUnit>.init(name:))
     o.magnetometerUnits = magUnits.flatMap(UnitChoice<MagneticFieldUnit>.init(name:))
     o.convention = convention
-    o.rawLayout = layout
+    o.rawLayout = layout.flatMap(RawLayout.init(parsing:))
     o.rawPrecision = rawType
     o.skipBadRows = skipBadRows
     o.allowNonFinite = allowNonfinite
