@@ -248,3 +248,34 @@ func run(_ executable: String, _ arguments: [String]) throws -> String {
   guard process.terminationStatus == 0 else { throw Failed() }
   return String(decoding: data, as: UTF8.self)
 }
+
+/// NPY headers that promise absurd sizes are data errors (exit 65) with the header's position, never
+/// a trap on overflow or an allocation of what the header says.
+@Suite struct HostileNPYHeaderTests {
+  func npy(_ header: String) -> [UInt8] {
+    var h = Array(header.utf8)
+    let pad = 64 - (10 + h.count + 1) % 64
+    h += Array(repeating: UInt8(ascii: " "), count: pad) + [UInt8(ascii: "\n")]
+    return [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(h.count & 0xFF), UInt8(h.count >> 8)] + h + Array(repeating: 0, count: 64)
+  }
+
+  @Test func hugeShapesAndFieldsAreRefused() throws {
+    let cases: [(String, String)] = [
+      ("{'descr': [('t','<f8'),('x','<f8'),('y','<f8'),('z','<f8')], 'fortran_order': False, 'shape': (4611686018427387904,), }", "promises 4611686018427387904 rows of 32 bytes"),
+      ("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", "more data than any file holds"),
+      ("{'descr': [('t','<U4611686018427387904'),('x','<f8')], 'fortran_order': False, 'shape': (2,), }", "unsupported dtype '<U4611686018427387904'"),
+      ("{'descr': [('t','|V9223372036854775807'),('x','<f8')], 'fortran_order': False, 'shape': (2,), }", "unsupported dtype"),
+      ("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 1000000000000), }", "rows of 1000000000000 columns"),
+      ("{'descr': [('t','|V1000000000000'),('x','<f8')], 'fortran_order': False, 'shape': (2,), }", "unsupported dtype"),
+      ("{'descr': '<f8', 'fortran_order': False, 'shape': (5, 8888888884), }", "rows of 8888888884 columns"),
+      ("{'descr': [('a','|V600000'),('b','|V600000'),('x','<f8')], 'fortran_order': False, 'shape': (2,), }", "a record of more than 1048576 bytes"),
+    ]
+    for (header, expected) in cases {
+      let path = temporaryFile("hostile.npy", npy(header))
+      let error = accelError { _ = try readTrace(path) }
+      #expect(error?.exitCode == 65, "\(header)")
+      #expect(error?.message.contains(expected) == true, "\(error?.message ?? "no error") for \(header)")
+      #expect(error?.message.contains("byte 10") == true)
+    }
+  }
+}

@@ -59,6 +59,17 @@ public final class BinaryTraceReader: TraceSource {
       name: input.name, settings: settings, layout: layout, hasTime: hasTime,
       precision: single ? .float32 : .float64)
     columnCount = layout.columnCount
+    if let expectedRows {
+      // A header may promise any number of rows: the product must not overflow, and (for a file)
+      // the data must be there.
+      let (needed, overflow) = expectedRows.multipliedReportingOverflow(by: recordSize)
+      if overflow || needed > Int.max - dataOffset {
+        throw AccelError.data(
+          DataLocation(file: input.name, byteOffset: 10),
+          "the \(formatName) header promises \(expectedRows) rows of \(recordSize) bytes, more data than any file holds",
+          hint: "the header is damaged; write the file again")
+      }
+    }
     if let size = input.regularFileSize {
       let dataBytes = size - dataOffset
       if let expectedRows {
@@ -322,10 +333,17 @@ public final class BinaryTraceReader: TraceSource {
       }
       rows = header.shape[0]
       let f = header.fields[0]
+      let (size, overflow) = f.size.multipliedReportingOverflow(by: header.shape[1])
+      guard !overflow, size > 0, size <= NPYHeader.maximumRecordSize else {
+        throw AccelError.data(
+          DataLocation(file: name, byteOffset: 10),
+          "the NPY array has shape \(header.shape): rows of \(header.shape[1]) columns, which accelkit does not read "
+            + "(it reads 3 or 4 columns, and rows of up to \(NPYHeader.maximumRecordSize) bytes)")
+      }
       layoutFields = (0..<header.shape[1]).map {
         NPYHeader.Field(name: "column \($0 + 1)", typeCode: f.typeCode, offset: $0 * f.size, size: f.size)
       }
-      recordSize = f.size * header.shape[1]
+      recordSize = size
     } else {
       guard header.shape.count == 1 else {
         throw AccelError.data(

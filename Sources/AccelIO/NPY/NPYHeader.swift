@@ -121,6 +121,9 @@ public struct NPYHeader: Equatable, Sendable {
         }
         fields.append(Field(name: fieldName, typeCode: code, offset: offset, size: size))
         offset += size
+        guard offset <= maximumRecordSize else {
+          throw bad("a record of more than \(maximumRecordSize) bytes (at field '\(fieldName)'); accelkit reads records of up to 1 MiB")
+        }
       }
     default:
       throw bad("'descr' is neither a type string nor a list of fields")
@@ -129,19 +132,23 @@ public struct NPYHeader: Equatable, Sendable {
       fields: fields, isPlain: isPlain, fortranOrder: fortran, shape: shape, dataOffset: dataOffset)
   }
 
+  /// The largest record (one structured item, or one row of a plain array) accelkit reads: far
+  /// more than any trace needs (131072 f8 columns), small enough that a block of records fits in
+  /// memory. A header promising more is a data error, not an allocation.
+  public static let maximumRecordSize = 1 << 20
+
   /// The size of a numpy type code such as `<f8`, `|u1`, `<i4`; nil for codes accelkit cannot
-  /// skip over (objects, strings of unknown size).
+  /// skip over (objects, strings of unknown size) and for sizes over `maximumRecordSize`.
   static func typeSize(_ code: String) -> Int? {
     let chars = Array(code)
     guard chars.count >= 2 else { return nil }
     var body = chars[...]
     if "<>|=".contains(body.first!) { body = body.dropFirst() }
     guard let kind = body.first, "fiubcSUV".contains(kind), let n = Int(String(body.dropFirst())),
-      n > 0
+      n > 0, n <= maximumRecordSize
     else { return nil }
-    if kind == "U" { return n * 4 }
-    if kind == "c" { return n }
-    return n
+    let size = kind == "U" ? n * 4 : n
+    return size <= maximumRecordSize ? size : nil
   }
 
   /// Renders a version 1.0 header for a structured array of float fields, padded with spaces to
