@@ -16,6 +16,10 @@ public struct LinearResampler: Sendable {
   private var samplesSeen = 0
   private let name: String
 
+  /// The most grid points between two successive samples (10^7: 28 hours at 100 Hz); a longer
+  /// interval is a broken timestamp or a gap no interpolation should fill, and is a data error.
+  public static let maximumPointsPerInterval = 10_000_000.0
+
   /// - Parameters:
   ///   - rate: the output rate in Hz, > 0 and finite (the command-line options check it).
   ///   - name: the trace's name, for error messages.
@@ -51,6 +55,15 @@ public struct LinearResampler: Sendable {
           "sample \(samplesSeen) (t = \(t1) s) does not come after the previous one "
             + "(t = \(t0) s); resampling needs increasing timestamps",
           hint: "run `accelkit info \(name)` to see where the timestamps go wrong")
+      }
+      // A broken timestamp (a jump to 1e300) would make the grid between two samples endless.
+      let points = (t1 - t0) * rate
+      guard points <= Self.maximumPointsPerInterval else {
+        throw AccelError.data(
+          DataLocation(file: name),
+          "sample \(samplesSeen) (t = \(formatNumber(t1)) s) comes \(formatNumber(t1 - t0)) s after the previous one: "
+            + "resampling at \(formatHz(rate)) Hz would fill the gap with \(formatNumber(points.rounded(.down))) points",
+          hint: "check the timestamps (`accelkit info \(name)`), or split the trace at the gap")
       }
       while true {
         let g = origin + Double(k) / rate

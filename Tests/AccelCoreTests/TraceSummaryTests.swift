@@ -100,3 +100,25 @@ import Foundation
     #expect(DataLocation(file: "a.npy", byteOffset: 10).description == "a.npy: byte 10")
   }
 }
+
+@Suite struct ResamplerBoundsTests {
+  @Test func aTimeJumpIsADataErrorNotAnEndlessGrid() throws {
+    var resampler = LinearResampler(rate: 100, name: "jump.csv")
+    let block = SampleBlock(t: [0, 0.01, 1e300], x: [0, 0, 0], y: [0, 0, 0], z: [-1, -1, -1])
+    #expect(throws: AccelError.self) { _ = try resampler.process(block) }
+    // Gaps up to the limit are filled (here 5 s at 100 Hz: 500 points).
+    var ok = LinearResampler(rate: 100, name: "gap.csv")
+    let gap = try ok.process(SampleBlock(t: [0, 5], x: [0, 1], y: [0, 0], z: [-1, -1]))
+    #expect(gap.count == 501 && gap.x[250] == 0.5)
+  }
+
+  @Test func everyChannelIsInterpolated() throws {
+    var resampler = LinearResampler(rate: 2, name: "imu.csv")
+    let block = SampleBlock(
+      t: [0, 1], x: [0, 2], y: [0, 0], z: [-1, -1], gyroscope: AxisColumns(x: [1, 3], y: [0, 0], z: [0, 0]),
+      magnetometer: AxisColumns(x: [20, 40], y: [0, 0], z: [0, 0]), extras: [[5, 7]])
+    let out = try resampler.process(block)
+    #expect(out.t == [0, 0.5, 1] && out.x == [0, 1, 2])
+    #expect(out.gyroscope?.x == [1, 2, 3] && out.magnetometer?.x == [20, 30, 40] && out.extras == [[5, 6, 7]])
+  }
+}
