@@ -30,25 +30,33 @@ public struct LinearResampler: Sendable {
   }
 
   /// Resamples one block (every channel it holds); the result may be empty.
+  ///
+  /// Two passes: the grid points falling in the block (each with the sample after it and its
+  /// weight, or "exactly on the sample"), then every column interpolated in one tight loop.
   public mutating func process(_ block: SampleBlock) throws -> SampleBlock {
     let columns = block.allColumns
-    let width = columns.count
-    var out = SampleBlock(
-      layout: block.layout(extraNames: block.extras.map { _ in "" }),
-      capacity: Int(Double(block.count) * 1.1) + 4)
-    var current = [Double](repeating: 0, count: width)
-    var row = [Double](repeating: 0, count: width)
-    for i in 0..<block.count {
-      for c in 0..<width { current[c] = columns[c][i] }
+    let t = block.t
+    var times: [Double] = []
+    var after: [Int] = []  // the sample at or after each grid point
+    var weights: [Double] = []  // NaN: the point is exactly on that sample
+    let expected = Int(Double(block.count) * 1.1) + 4
+    times.reserveCapacity(expected)
+    after.reserveCapacity(expected)
+    weights.reserveCapacity(expected)
+    var startIndex = 0
+    if origin == nil, block.count > 0 {
+      origin = t[0]
+      times.append(t[0])
+      after.append(0)
+      weights.append(.nan)
+      k = 1
+      startIndex = 1
       samplesSeen += 1
-      guard let origin, !previous.isEmpty else {
-        origin = current[0]
-        previous = current
-        out.append(row: current)
-        k = 1
-        continue
-      }
-      let (t0, t1) = (previous[0], current[0])
+    }
+    var t0 = previous.first ?? (block.count > 0 ? t[0] : 0)
+    for i in startIndex..<block.count {
+      let t1 = t[i]
+      samplesSeen += 1
       guard t1 > t0 else {
         throw AccelError.data(
           DataLocation(file: name),
@@ -66,21 +74,38 @@ public struct LinearResampler: Sendable {
           hint: "check the timestamps (`accelkit info \(name)`), or split the trace at the gap")
       }
       while true {
-        let g = origin + Double(k) / rate
+        let g = origin! + Double(k) / rate
         if g > t1 { break }
-        if g == t1 {
-          row = current
-          row[0] = g
-        } else {
-          let w = (g - t0) / (t1 - t0)
-          row[0] = g
-          for c in 1..<width { row[c] = previous[c] + w * (current[c] - previous[c]) }
-        }
-        out.append(row: row)
+        times.append(g)
+        after.append(i)
+        weights.append(g == t1 ? .nan : (g - t0) / (t1 - t0))
         k += 1
       }
-      swap(&previous, &current)
+      t0 = t1
     }
-    return out
+    // Every column: the value before sample i is sample i - 1, or the carried previous sample.
+    var out: [[Double]] = [times]
+    out.reserveCapacity(columns.count)
+    for c in 1..<columns.count {
+      let column = columns[c]
+      let carried = previous.isEmpty ? 0 : previous[c]
+      let values = [Double](unsafeUninitializedCapacity: times.count) { buffer, count in
+        for j in 0..<times.count {
+          let i = after[j]
+          let w = weights[j]
+          let v1 = column[i]
+          if w.isNaN {
+            buffer[j] = v1
+          } else {
+            let v0 = i > 0 ? column[i - 1] : carried
+            buffer[j] = v0 + w * (v1 - v0)
+          }
+        }
+        count = times.count
+      }
+      out.append(values)
+    }
+    if block.count > 0 { previous = columns.map { $0[block.count - 1] } }
+    return SampleBlock(columns: out, layout: block.layout(extraNames: block.extras.map { _ in "" }))
   }
 }

@@ -94,6 +94,27 @@ public struct EvaluationPlan: Sendable {
     sweeping = !sweeps.isEmpty
   }
 
+  /// The plan for a dataset whose annotations use the labels `annotated`: without `rules`, the
+  /// rules that emit `label` (when given) or the annotated labels, and the shake rules when no
+  /// rule emits them.
+  public init(rules: [String], label: String?, annotated: Set<String>, parameters: [String], sweeps: [String]) throws {
+    let wanted = label.map { [$0] } ?? (annotated.isEmpty ? ["shake"] : annotated)
+    let emitted = wanted.contains { !ShakeRules.emitting($0).isEmpty } ? wanted : ["shake"]
+    try self.init(rules: rules, labels: emitted, parameters: parameters, sweeps: sweeps)
+  }
+
+  /// Checks that the annotations (of `file`, with the labels `annotated`) have the label each
+  /// setting is matched with (`label`, else the rule's own); a dataset without annotations passes.
+  public func requireAnnotations(of annotated: Set<String>, label: String?, file: String) throws {
+    guard !annotated.isEmpty else { return }
+    let wanted = label.map { [$0] } ?? Array(Set(settings.map { $0.labels[0] })).sorted()
+    if let missing = wanted.first(where: { !annotated.contains($0) }) {
+      throw AccelError.data(
+        DataLocation(file: file), "no annotation has the label \"\(missing)\"",
+        hint: "the labels are \(annotated.sorted().joined(separator: ", ")); choose one with --label")
+    }
+  }
+
   /// Grid points allowed per swept parameter, and settings in all.
   public static let maximumGridPoints = 10_000
   public static let maximumSettings = 100_000

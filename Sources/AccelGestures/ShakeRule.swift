@@ -43,18 +43,26 @@ public struct RuleParameter<Configuration>: Sendable {
   let get: @Sendable (Configuration) -> Double
   let set: @Sendable (inout Configuration, Double) -> Void
 
-  /// A real-valued parameter at `keyPath`.
-  public init(
-    _ name: String, _ keyPath: WritableKeyPath<Configuration, Double> & Sendable, unit: String,
-    range: ClosedRange<Double>, meaning: String
+  private init(
+    _ name: String, unit: String, range: ClosedRange<Double>, meaning: String, isInteger: Bool,
+    get: @escaping @Sendable (Configuration) -> Double, set: @escaping @Sendable (inout Configuration, Double) -> Void
   ) {
     self.name = name
     self.unit = unit
     self.meaning = meaning
     self.range = range
-    isInteger = false
-    get = { $0[keyPath: keyPath] }
-    set = { $0[keyPath: keyPath] = $1 }
+    self.isInteger = isInteger
+    self.get = get
+    self.set = set
+  }
+
+  /// A real-valued parameter at `keyPath`.
+  public init(
+    _ name: String, _ keyPath: WritableKeyPath<Configuration, Double> & Sendable, unit: String,
+    range: ClosedRange<Double>, meaning: String
+  ) {
+    self.init(name, unit: unit, range: range, meaning: meaning, isInteger: false,
+      get: { $0[keyPath: keyPath] }, set: { $0[keyPath: keyPath] = $1 })
   }
 
   /// A whole-number parameter at `keyPath`.
@@ -62,13 +70,8 @@ public struct RuleParameter<Configuration>: Sendable {
     _ name: String, _ keyPath: WritableKeyPath<Configuration, Int> & Sendable, unit: String,
     range: ClosedRange<Double>, meaning: String
   ) {
-    self.name = name
-    self.unit = unit
-    self.meaning = meaning
-    self.range = range
-    isInteger = true
-    get = { Double($0[keyPath: keyPath]) }
-    set = { $0[keyPath: keyPath] = Int($1) }
+    self.init(name, unit: unit, range: range, meaning: meaning, isInteger: true,
+      get: { Double($0[keyPath: keyPath]) }, set: { $0[keyPath: keyPath] = Int($1) })
   }
 }
 

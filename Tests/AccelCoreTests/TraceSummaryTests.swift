@@ -112,6 +112,30 @@ import Foundation
     #expect(gap.count == 501 && gap.x[250] == 0.5)
   }
 
+  @Test func chunkedEqualsOneShotForEveryChannel() throws {
+    var rng = SeededGenerator(seed: 4)
+    let n = 500
+    var t = [0.0]
+    for _ in 1..<n { t.append(t.last! + Double.random(in: 0.004...0.016, using: &rng)) }
+    func column() -> [Double] { (0..<n).map { _ in Double.random(in: -2...2, using: &rng) } }
+    let block = SampleBlock(
+      t: t, x: column(), y: column(), z: column(), gyroscope: AxisColumns(x: column(), y: column(), z: column()),
+      magnetometer: AxisColumns(x: column(), y: column(), z: column()), extras: [column()])
+    var whole = LinearResampler(rate: 100, name: "w")
+    let expected = try whole.process(block)
+    for _ in 0..<10 {
+      var chunked = LinearResampler(rate: 100, name: "c")
+      var out = SampleBlock()
+      var start = 0
+      while start < n {
+        let end = min(n, start + Int.random(in: 1...60, using: &rng))
+        out.append(contentsOf: try chunked.process(block.slice(start..<end)))
+        start = end
+      }
+      #expect(out == expected)
+    }
+  }
+
   @Test func everyChannelIsInterpolated() throws {
     var resampler = LinearResampler(rate: 2, name: "imu.csv")
     let block = SampleBlock(

@@ -138,6 +138,30 @@ import Testing
     #expect(read == bytes)
   }
 
+  /// Bytes peeked before read-ahead starts (format detection on a file without a known extension,
+  /// or a gzip stream's first decompressed bytes) come first, then the rest in order.
+  @Test(arguments: [false, true])
+  func readAheadServesPeekedBytesFirst(compressed: Bool) throws {
+    let bytes = fileBytes(50_000, seed: 9)
+    var path = temporaryFile("peeked", bytes)
+    if compressed {
+      _ = try run("/bin/sh", ["-c", "gzip -c -n -1 '\(path)' > '\(path).gz'"])
+      path += ".gz"
+    }
+    let input = try ByteInput(path: path)
+    #expect(try input.peek(6) == Array(bytes.prefix(6)))
+    input.startReadAhead(chunkSize: 512)
+    #expect(input.readsInChunks)
+    var read: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 100)
+    while true {
+      let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, count: $0.count) }
+      if n == 0 { break }
+      read += buffer[0..<n]
+    }
+    #expect(read == bytes)
+  }
+
   @Test(arguments: [(8, 64), (64, 64 * 9), (64, 64 * 9 + 5)])
   func readAheadLendsEveryChunkInOrder(chunk: Int, size: Int) throws {
     let bytes = fileBytes(size, seed: 99)

@@ -153,7 +153,8 @@ public final class CSVTraceReader: TraceSource {
       plainEnabled = true
     }
 
-    let units = try ResolvedUnits(settings: settings, columns: columns, named: header != nil, file: input.name)
+    let units = try ResolvedUnits(
+      settings: settings, layout: columns.layout, names: header == nil ? [:] : columns.groupNames, file: input.name)
     if !columns.hasTime && settings.rate == nil {
       throw AccelError.usage(
         "\(input.name) has no time column; give the sample rate with --rate HZ",

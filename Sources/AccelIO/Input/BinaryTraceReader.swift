@@ -384,7 +384,8 @@ public final class BinaryTraceReader: TraceSource {
         "\(name) has no time field; give the sample rate with --rate HZ",
         hint: "or map a time field with --columns t=NAME")
     }
-    let units = try ResolvedUnits(settings: settings, columns: resolved, named: names != nil, file: name)
+    let units = try ResolvedUnits(
+      settings: settings, layout: resolved.layout, names: names == nil ? [:] : resolved.groupNames, file: name)
     return try BinaryTraceReader(
       input: input, settings: settings, recordSize: recordSize, fields: maps, expectedRows: rows,
       dataOffset: header.dataOffset, hasTime: resolved.hasTime, layout: resolved.layout, units: units,
@@ -404,11 +405,7 @@ public final class BinaryTraceReader: TraceSource {
     let maps = raw.channels.enumerated().map { i, channel in
       FieldMap(offset: i * width, isFloat32: width == 4, slot: layout.index(of: channel)!, adds: false, name: channel.name)
     }
-    let units = try ResolvedUnits(
-      settings: settings,
-      columns: ResolvedColumns(
-        targets: [], adds: [], fieldNames: [], hasTime: raw.hasTime, layout: layout, groupNames: [:]),
-      named: false, file: input.name)
+    let units = try ResolvedUnits(settings: settings, layout: layout, names: [:], file: input.name)
     return try BinaryTraceReader(
       input: input, settings: settings, recordSize: width * raw.fieldCount, fields: maps, expectedRows: nil,
       dataOffset: 0, hasTime: raw.hasTime, layout: layout, units: units, formatName: "raw")

@@ -261,12 +261,13 @@ struct ResolvedUnits {
   var gyroscope: AngularRateUnit?
   var magnetometer: MagneticFieldUnit?
 
-  init(settings: TraceReadSettings, columns: ResolvedColumns, named: Bool, file: String) throws {
-    func names(_ g: SensorGroup) -> [String] { named ? columns.groupNames[g] ?? [] : [] }
-    acceleration = try settings.units.resolve(names: names(.accelerometer), file: file)
-    gyroscope = columns.layout.hasGyroscope ? try settings.gyroscopeUnits.resolve(names: names(.gyroscope), file: file) : nil
+  /// The units of `layout`'s groups: as set, or read from the header names of each group's
+  /// columns (`names`; empty without a header).
+  init(settings: TraceReadSettings, layout: TraceLayout, names: [SensorGroup: [String]], file: String) throws {
+    acceleration = try settings.units.resolve(names: names[.accelerometer] ?? [], file: file)
+    gyroscope = layout.hasGyroscope ? try settings.gyroscopeUnits.resolve(names: names[.gyroscope] ?? [], file: file) : nil
     magnetometer =
-      columns.layout.hasMagnetometer ? try settings.magnetometerUnits.resolve(names: names(.magnetometer), file: file) : nil
+      layout.hasMagnetometer ? try settings.magnetometerUnits.resolve(names: names[.magnetometer] ?? [], file: file) : nil
   }
 
   /// The metadata of a trace read with these units.

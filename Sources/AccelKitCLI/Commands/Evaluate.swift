@@ -104,20 +104,11 @@ struct Evaluate: ParsableCommand {
   func run() throws {
     let jobs = try EvaluationJob.jobs(dataset: dataset, labels: labels, options: try input.options())
     let annotations = try jobs.map { try $0.annotations() }
-    let labelsSeen = Set(annotations.flatMap { $0.map(\.label) })
-    // Without --rule: the rules that emit the labels to match (--label, else those annotated);
-    // the shake rules for a label no rule emits.
-    let wantedLabels = label.map { [$0] } ?? (labelsSeen.isEmpty ? ["shake"] : labelsSeen)
-    let planLabels = wantedLabels.contains { !ShakeRules.emitting($0).isEmpty } ? wantedLabels : ["shake"]
-    let plan = try EvaluationPlan(rules: rules, labels: planLabels, parameters: params, sweeps: sweeps)
+    let annotated = Set(annotations.flatMap { $0.map(\.label) })
+    let plan = try EvaluationPlan(rules: rules, label: label, annotated: annotated, parameters: params, sweeps: sweeps)
     for (rule, count) in plan.skipped { Diagnostics.note("skipped \(count) \(rule) settings the rule refuses") }
+    try plan.requireAnnotations(of: annotated, label: label, file: labels ?? dataset)
     let settings = plan.settings
-    let wanted = label.map { [$0] } ?? Array(Set(settings.map { $0.labels[0] })).sorted()
-    if !annotations.allSatisfy(\.isEmpty), let missing = wanted.first(where: { !labelsSeen.contains($0) }) {
-      throw AccelError.data(
-        DataLocation(file: labels ?? dataset), "no annotation has the label \"\(missing)\"",
-        hint: "the labels are \(labelsSeen.sorted().joined(separator: ", ")); choose one with --label")
-    }
     let label = self.label, tolerance = self.tolerance, includeCancelled = self.includeCancelled
     let results = parallelMap(Array(jobs.indices), jobs: self.jobs) { i in
       Result {
