@@ -4,6 +4,7 @@
     python3 benchmarks/run.py                 # 10^6 rows, 5 runs per measurement
     python3 benchmarks/run.py --rows 30000000 # the large workload (about 1 GB of CSV)
     python3 benchmarks/run.py --rows 30000000 --tasks "from NPY" --repeat 3   # filters on 3*10^7 rows
+    python3 benchmarks/run.py --tasks attitude  # the attitude filters against vqf and ahrs (IMU workload)
 
 It builds accelkit in release mode, writes a deterministic accelerometer-like trace (100 Hz,
 columns t,x,y,z with 6/4 decimals) as CSV and NPY under benchmarks/work/, and times each task
@@ -30,7 +31,7 @@ WORK = os.path.join(ROOT, "benchmarks", "work")
 
 def ensure_python_peers():
     missing = []
-    for module in ("numpy", "pandas", "pyarrow"):
+    for module in ("numpy", "pandas", "pyarrow", "vqf", "ahrs"):
         try:
             __import__(module)
         except ImportError:
@@ -75,6 +76,45 @@ def generate(rows, need_csv=True):
     return csv_path, npy_path
 
 
+def generate_imu(rows):
+    """Writes imu_ROWS.npy (seeded): t, x, y, z in g (Apple's convention), gx, gy, gz in rad/s,
+    mx, my, mz in uT, from a smooth random rotation at 100 Hz. Returns the path."""
+    import numpy as np
+    os.makedirs(WORK, exist_ok=True)
+    path = os.path.join(WORK, "imu_%d.npy" % rows)
+    if os.path.exists(path):
+        return path
+    rng = np.random.default_rng(54321)
+    t = np.arange(rows) / 100.0
+    w = np.stack([0.8 * np.sin(2 * np.pi * f * t + p) for f, p in ((0.31, 0.0), (0.17, 1.0), (0.23, 2.0))], 1)
+    # Integrate the attitude with rotation vectors (numpy, in chunks of the quaternion recursion).
+    q = np.empty((rows, 4))
+    cur = np.array([1.0, 0, 0, 0])
+    angle = np.linalg.norm(w, axis=1) * 0.01
+    axis = w / np.maximum(np.linalg.norm(w, axis=1), 1e-300)[:, None]
+    dq = np.concatenate([np.cos(angle / 2)[:, None], np.sin(angle / 2)[:, None] * axis], 1)
+    for i in range(rows):
+        q[i] = cur
+        a, b = cur, dq[i]
+        cur = np.array([a[0]*b[0] - a[1]*b[1] - a[2]*b[2] - a[3]*b[3], a[0]*b[1] + a[1]*b[0] + a[2]*b[3] - a[3]*b[2],
+                        a[0]*b[2] - a[1]*b[3] + a[2]*b[0] + a[3]*b[1], a[0]*b[3] + a[1]*b[2] - a[2]*b[1] + a[3]*b[0]])
+    qw, qx, qy, qz = q.T
+    up = np.stack([2*(qx*qz - qw*qy), 2*(qw*qx + qy*qz), 1 - 2*(qx*qx + qy*qy)], 1)
+    north = np.stack([2*(qx*qy + qw*qz), 1 - 2*(qx*qx + qz*qz), 2*(qy*qz - qw*qx)], 1)
+    rec = np.zeros(rows, dtype=[(n, "<f8") for n in ("t", "x", "y", "z", "gx", "gy", "gz", "mx", "my", "mz")])
+    rec["t"] = t
+    acc = -up + rng.normal(0, 0.01, (rows, 3))  # g, Apple's convention: -specific force
+    mag = 20 * north - 40 * up + rng.normal(0, 0.3, (rows, 3))
+    gyr = w + 0.002 + rng.normal(0, 0.005, (rows, 3))
+    for k, c in enumerate("xyz"):
+        rec[c] = acc[:, k]
+        rec["g" + c] = gyr[:, k]
+        rec["m" + c] = mag[:, k]
+    np.save(path + ".tmp.npy", rec)
+    os.replace(path + ".tmp.npy", path)
+    return path
+
+
 def run_process(argv):
     """Runs argv; returns (wall seconds, peak RSS in MB, stdout)."""
     start = time.perf_counter()
@@ -117,6 +157,44 @@ def python_task(code):
     program = PY_PREFIX + setup + "\nstart = time.perf_counter()\n" + body + \
         "\nprint('SECONDS %.9f' % (time.perf_counter() - start))\n"
     return [sys.executable, "-c", program]
+
+
+# Peers too slow to run more than once per measurement (pure Python loops over every sample).
+SLOW_PEERS = ("ahrs.filters.Madgwick",)
+
+IMU_LOAD = (
+    "import numpy as np\n#--\n"
+    "d = np.load(sys.argv[1])\n"
+    "gyr = np.ascontiguousarray(np.stack([d['gx'], d['gy'], d['gz']], 1))\n"
+    "acc = np.ascontiguousarray(np.stack([d['x'], d['y'], d['z']], 1) * -9.80665)\n"
+    "mag = np.ascontiguousarray(np.stack([d['mx'], d['my'], d['mz']], 1))\n"
+    "Ts = float(np.median(np.diff(d['t'][:1000])))\n"
+    "out = os.path.join(os.path.dirname(sys.argv[1]), 'att_py.npy')\n")
+
+
+def attitude_tasks(accelkit, imu_path):
+    """The attitude filters on an IMU recording, NPY in, quaternions out to NPY."""
+    out = os.path.join(WORK, "att.npy")
+    def peer(code):
+        setup, _, body = IMU_LOAD.partition("#--\n")
+        return python_task("import os\n" + setup + code[0] + "#--\n" + body + code[1])
+    return [
+        ("attitude VQF 6D (NPY to NPY)", [accelkit, "attitude", "--mag", "off", imu_path, "-o", out], [
+            ("vqf.VQF.updateBatch (C++) + numpy.save", peer((
+                "from vqf import VQF\n",
+                "r = VQF(Ts).updateBatch(gyr, acc)\nnp.save(out, r['quat6D'])\n"))),
+        ], imu_path),
+        ("attitude VQF 9D (NPY to NPY)", [accelkit, "attitude", imu_path, "-o", out], [
+            ("vqf.VQF.updateBatch (C++) + numpy.save", peer((
+                "from vqf import VQF\n",
+                "r = VQF(Ts).updateBatch(gyr, acc, mag)\nnp.save(out, r['quat9D'])\n"))),
+        ], imu_path),
+        ("attitude Madgwick 6D (NPY to NPY)", [accelkit, "attitude", "--method", "madgwick", "--mag", "off", imu_path, "-o", out], [
+            ("ahrs.filters.Madgwick + numpy.save", peer((
+                "from ahrs.filters import Madgwick\n",
+                "np.save(out, Madgwick(gyr=gyr, acc=acc, frequency=1 / Ts).Q)\n"))),
+        ], imu_path),
+    ]
 
 
 def tasks(accelkit, csv_path, npy_path):
@@ -259,6 +337,9 @@ def main():
     chosen = [t for t in tasks(accelkit, "CSV", "NPY") if not words or any(w in t[0] for w in words)]
     csv_path, npy_path = generate(args.rows, need_csv=any(t[3] == "CSV" for t in chosen))
     chosen = [t for t in tasks(accelkit, csv_path, npy_path) if not words or any(w in t[0] for w in words)]
+    if any(not words or any(w in t[0] for w in words) for t in attitude_tasks("", "")):
+        imu_path = generate_imu(args.rows)
+        chosen += [t for t in attitude_tasks(accelkit, imu_path) if not words or any(w in t[0] for w in words)]
 
     results = []
     for task, ours, peers, path in chosen:
@@ -268,6 +349,8 @@ def main():
         for _ in range(args.repeat):  # alternate: ours, then each peer
             ours_times.append(measure(ours)[0])
             for name, argv in peers:
+                if peer_times[name] and any(name.startswith(p) for p in SLOW_PEERS):
+                    continue
                 peer_times[name].append(measure(argv + [path])[0])
         ours_s = statistics.median(ours_times)
         ours_mb = peak_rss_mb(ours)

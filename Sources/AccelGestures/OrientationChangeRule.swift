@@ -4,8 +4,8 @@ import AccelOrientation
 
 /// Orientation changes as events: the device turned to a new orientation (portrait, landscape,
 /// face up, ...) and held it for `settle_s`. The same announcer as `accelkit orientation --events`
-/// (gravity from the exponential low-pass, hysteresis, nothing announced while |a| is far from
-/// 1 g). The first orientation taken is not a change. Each event is the instant of the announcement, labelled `orientation-change`, with the
+/// (gravity from the exponential low-pass, or from the fused attitude when the trace has a
+/// gyroscope; hysteresis; with the low-pass nothing announced while |a| is far from 1 g). The first orientation taken is not a change. Each event is the instant of the announcement, labelled `orientation-change`, with the
 /// new orientation in `axis`. A second kind of gesture, evaluated like the shakes.
 public struct OrientationChangeRule: ShakeRule {
   public static let name = "orientation-change"
@@ -23,6 +23,8 @@ public struct OrientationChangeRule: ShakeRule {
     public var flatAngleDegrees = OrientationClassifier.defaultFlatAngle
     /// The orientation is unknown while | |a| - 1 g | exceeds this (g).
     public var accelerationToleranceG = OrientationClassifier.defaultAccelerationTolerance
+    /// 1: gravity from the fused attitude (VQF) when the trace has a gyroscope; 0: the low-pass.
+    public var gyroscope = 1
 
     public init() {}
 
@@ -31,7 +33,8 @@ public struct OrientationChangeRule: ShakeRule {
       RuleParameter("settle_s", \.settleSeconds, unit: "s", range: 0...3600, meaning: "a new orientation must hold this long"),
       RuleParameter("hysteresis", \.hysteresisDegrees, unit: "degrees", range: 0...44.999, meaning: "how far past a boundary the current orientation is kept"),
       RuleParameter("flat_angle", \.flatAngleDegrees, unit: "degrees", range: 0...89.999, meaning: "within this of flat the device is face up or face down"),
-      RuleParameter("accel_tolerance", \.accelerationToleranceG, unit: "g", range: 1e-6...100, meaning: "no orientation while | |a| - 1 g | exceeds this"),
+      RuleParameter("accel_tolerance", \.accelerationToleranceG, unit: "g", range: 1e-6...100, meaning: "no orientation while | |a| - 1 g | exceeds this (low-pass only)"),
+      RuleParameter("gyro", \.gyroscope, unit: "flag", range: 0...1, meaning: "1: gravity from the fused attitude when there is a gyroscope"),
     ]
   }
 
@@ -41,6 +44,7 @@ public struct OrientationChangeRule: ShakeRule {
     var settings = OrientationSettings()
     settings.gravity = .lowpass(.cutoff(c.gravityCutoffHz))
     settings.settle = c.settleSeconds
+    settings.gyroscope = c.gyroscope == 1 ? .auto : .off
     settings.classifier = OrientationClassifier(
       flatAngle: c.flatAngleDegrees, accelerationTolerance: c.accelerationToleranceG, hysteresis: c.hysteresisDegrees)
     stage = try OrientationStage(settings, rate: rate)

@@ -30,90 +30,13 @@ public struct ShakeEvent: Equatable, Sendable {
   }
 }
 
-/// One tunable parameter of a rule's configuration: its name on the command line, unit, meaning,
-/// allowed range, and where it lives in the typed configuration.
-public struct RuleParameter<Configuration>: Sendable {
-  public let name: String
-  public let unit: String
-  public let meaning: String
-  /// Allowed values (inclusive).
-  public let range: ClosedRange<Double>
-  /// Whether only whole numbers are allowed (counts, flags, presets).
-  public let isInteger: Bool
-  let get: @Sendable (Configuration) -> Double
-  let set: @Sendable (inout Configuration, Double) -> Void
-
-  private init(
-    _ name: String, unit: String, range: ClosedRange<Double>, meaning: String, isInteger: Bool,
-    get: @escaping @Sendable (Configuration) -> Double, set: @escaping @Sendable (inout Configuration, Double) -> Void
-  ) {
-    self.name = name
-    self.unit = unit
-    self.meaning = meaning
-    self.range = range
-    self.isInteger = isInteger
-    self.get = get
-    self.set = set
-  }
-
-  /// A real-valued parameter at `keyPath`.
-  public init(
-    _ name: String, _ keyPath: WritableKeyPath<Configuration, Double> & Sendable, unit: String,
-    range: ClosedRange<Double>, meaning: String
-  ) {
-    self.init(name, unit: unit, range: range, meaning: meaning, isInteger: false,
-      get: { $0[keyPath: keyPath] }, set: { $0[keyPath: keyPath] = $1 })
-  }
-
-  /// A whole-number parameter at `keyPath`.
-  public init(
-    _ name: String, _ keyPath: WritableKeyPath<Configuration, Int> & Sendable, unit: String,
-    range: ClosedRange<Double>, meaning: String
-  ) {
-    self.init(name, unit: unit, range: range, meaning: meaning, isInteger: true,
-      get: { Double($0[keyPath: keyPath]) }, set: { $0[keyPath: keyPath] = Int($1) })
-  }
-}
+/// A rule's parameter: the tunable parameter of AccelCore, for a rule's configuration.
+public typealias RuleParameter<Configuration> = TunableParameter<Configuration>
 
 /// A rule's typed configuration: fields with units in their names, defaults in `init()`, and a
 /// table of the parameters a user may set by name (`--param`, `--sweep`, `--list-params` are
-/// generated from it). Ranges are checked once, when a value is set by name.
-public protocol RuleConfiguration: Sendable, Equatable {
-  /// The defaults.
-  init()
-  static var parameters: [RuleParameter<Self>] { get }
-}
-
-extension RuleConfiguration {
-  /// The value of the parameter `name`, or nil when there is none.
-  public func value(of name: String) -> Double? {
-    Self.parameters.first { $0.name == name }.map { $0.get(self) }
-  }
-
-  /// Sets the parameter `name` (of the rule `rule`, for messages) after checking it exists, is in
-  /// range and, for counts, is whole.
-  public mutating func set(_ name: String, to value: Double, rule: String) throws {
-    guard let p = Self.parameters.first(where: { $0.name == name }) else {
-      throw AccelError.usage(
-        "\(rule) has no parameter \"\(name)\"",
-        hint: "its parameters are \(Self.parameters.map(\.name).joined(separator: ", ")) (see --list-params)")
-    }
-    guard p.range.contains(value) else {
-      throw AccelError.usage(
-        "\(rule).\(name) must be in [\(ShakeRules.fmt(p.range.lowerBound)), \(ShakeRules.fmt(p.range.upperBound))] \(p.unit), got \(ShakeRules.fmt(value))")
-    }
-    guard !p.isInteger || value == value.rounded() else {
-      throw AccelError.usage("\(rule).\(name) must be a whole number of \(p.unit), got \(ShakeRules.fmt(value))")
-    }
-    p.set(&self, value)
-  }
-
-  /// The parameters as `(name, unit, default, meaning, range)` rows, for `--list-params`.
-  public static var parameterRows: [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
-    let defaults = Self()
-    return parameters.map { ($0.name, $0.unit, $0.get(defaults), $0.meaning, $0.range) }
-  }
-}
+/// generated from it).
+public typealias RuleConfiguration = TunableConfiguration
 
 /// A shake detector: a streaming state machine fed block by block (processing in chunks equals
 /// processing in one go), made from a sample rate and its typed configuration.
@@ -166,7 +89,7 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
     var configuration = R.Configuration()
     var sorted: [(name: String, value: Double)] = []
     for (name, value) in assignments {
-      try configuration.set(name, to: value, rule: R.name)
+      try configuration.set(name, to: value, owner: R.name)
       sorted.removeAll { $0.name == name }
       sorted.append((name, value))
     }
@@ -203,19 +126,7 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
 
   /// Parses `NAME=VALUE` items (or `RULE.NAME=VALUE` for this rule) for `rule`.
   public static func parse(rule: String, parameters: [String]) throws -> RuleSetting {
-    var assignments: [(String, Double)] = []
-    for item in parameters {
-      guard let eq = item.firstIndex(of: "=") else {
-        throw AccelError.usage("--param expects NAME=VALUE, got \"\(item)\"")
-      }
-      var name = item[..<eq].trimmingBlanks()
-      if name.hasPrefix(rule + ".") { name.removeFirst(rule.count + 1) }
-      let text = item[item.index(after: eq)...].trimmingBlanks()
-      guard let value = Double(text), value.isFinite else {
-        throw AccelError.usage("--param \(name): expected a number, got \"\(text)\"")
-      }
-      assignments.append((name, value))
-    }
+    let assignments = try parseAssignments(parameters, owner: rule)
     return try RuleSetting(rule: rule, assignments: assignments)
   }
 
@@ -262,10 +173,6 @@ public enum ShakeRules {
       R.Configuration.parameterRows
     }
     return rows(rule)
-  }
-
-  static func fmt(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : formatNumber(v)
   }
 }
 

@@ -24,7 +24,7 @@ struct AccelKit: ParsableCommand {
       74 output error.
       """,
     version: version,
-    subcommands: [Info.self, Convert.self, Filter.self, Spectrum.self, Spectrogram.self, Orientation.self, DetectShakes.self, Evaluate.self, Generate.self, Simulate.self, Plot.self, Presets.self]
+    subcommands: [Info.self, Convert.self, Filter.self, Spectrum.self, Spectrogram.self, Orientation.self, AttitudeCommand.self, DetectShakes.self, Evaluate.self, Generate.self, Simulate.self, Plot.self, Presets.self]
   )
 
   /// Runs the command and maps every error to its message and exit code, in one place.

@@ -24,6 +24,17 @@ public struct OrientationSettings: Sendable, Equatable {
   public static let defaultCutoff = 1 / (2 * Double.pi * 0.2)
 
   public var gravity = Gravity.lowpass(.cutoff(defaultCutoff))
+  /// Whether a gyroscope, when the trace has one, replaces the low-pass: gravity is then the
+  /// world's down seen through the fused attitude (`fusion`), which follows rotations at once and
+  /// ignores the accelerations of shakes and translations. No effect with `.raw` gravity.
+  public var gyroscope = GyroscopeUse.auto
+  /// The attitude filter used with a gyroscope (VQF without the magnetometer by default: gravity
+  /// needs no heading).
+  public var fusion: AttitudeSettings = {
+    var s = AttitudeSettings()
+    s.magnetometer = .off
+    return s
+  }()
   public var angles = Angles.coremotion
   public var classifier = OrientationClassifier()
   /// How long a new orientation must hold before it is announced, in seconds.
@@ -37,6 +48,12 @@ public struct OrientationSettings: Sendable, Equatable {
       ? ["t", "roll", "pitch", "tilt", "up_angle", "orientation"]
       : ["t", "roll_x", "pitch_y", "tilt", "up_angle", "orientation"]
   }
+}
+
+/// Whether gravity comes from fusing the gyroscope when the trace has one.
+public enum GyroscopeUse: String, CaseIterable, Sendable {
+  case auto
+  case off
 }
 
 /// Per-sample attitude angles and orientation classes of a block: columns t, roll (or roll_x),
@@ -53,18 +70,24 @@ public struct OrientationRows: Sendable {
 }
 
 /// Roll, pitch, tilt, up angle and device orientation of every sample, streaming: gravity is
-/// estimated with the exponential low-pass (its state carried across blocks) or taken as is.
+/// estimated with the exponential low-pass (its state carried across blocks), from the fused
+/// attitude when the blocks carry a gyroscope (and `gyroscope` is `.auto`), or taken as is.
 /// Within 0.5 degrees of pitch +-90 roll has no direction, so the previous roll is held (0 at the
 /// start).
 public struct OrientationStage: Sendable {
   public let settings: OrientationSettings
   private var gravityFilter: ExponentialLowpass3?
+  private let rate: Double
+  /// The fused attitude, made at the first block when it carries a gyroscope.
+  private var fusion: AttitudeStage?
+  private var decided = false
   private var lastRoll = 0.0
   private var announcer: OrientationAnnouncer
 
   /// - Parameter rate: the sample rate in Hz, for a low-pass given by its cutoff.
   public init(_ settings: OrientationSettings, rate: Double) throws {
     self.settings = settings
+    self.rate = rate
     if case .lowpass(let setting) = settings.gravity {
       gravityFilter = ExponentialLowpass3(alpha: try setting.alpha(rate: rate), initialization: .steady)
     }
@@ -73,15 +96,32 @@ public struct OrientationStage: Sendable {
 
   /// The gravity estimate of each sample of `block`, and |a|.
   private mutating func gravity(_ block: SampleBlock) -> (gx: [Double], gy: [Double], gz: [Double], magnitude: [Double]) {
-    var gx = block.x, gy = block.y, gz = block.z
-    gravityFilter?.process(&gx, &gy, &gz)
-    var magnitude = [Double](repeating: 0, count: block.count)
-    for i in 0..<block.count {
+    if !decided {
+      decided = true
+      if gravityFilter != nil && settings.gyroscope == .auto, let g = block.gyroscope {
+        let layout = TraceLayout(hasGyroscope: true, hasMagnetometer: block.magnetometer != nil && g.count == block.count)
+        fusion = try? AttitudeStage(settings.fusion, rate: rate, layout: layout)
+      }
+    }
+    var gx: [Double], gy: [Double], gz: [Double]
+    if fusion != nil {
+      (gx, gy, gz) = fusion!.gravity(block)
+    } else {
+      (gx, gy, gz) = (block.x, block.y, block.z)
+      gravityFilter?.process(&gx, &gy, &gz)
+    }
+    // With a fused attitude gravity is trustworthy while the device accelerates: the acceleration
+    // tolerance (meant for a low-pass, which accelerations fool) does not apply.
+    var magnitude = [Double](repeating: 1, count: block.count)
+    for i in 0..<block.count where fusion == nil {
       let (x, y, z) = (block.x[i], block.y[i], block.z[i])
       magnitude[i] = (x * x + y * y + z * z).squareRoot()
     }
     return (gx, gy, gz, magnitude)
   }
+
+  /// Whether gravity comes from the fused attitude (known after the first block).
+  public var usesGyroscope: Bool { fusion != nil }
 
   /// The angles and classes of every sample of `block`.
   public mutating func rows(_ block: SampleBlock) -> OrientationRows {

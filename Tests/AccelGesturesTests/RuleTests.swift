@@ -338,6 +338,6 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
 /// A rule made with parameters set by name on its typed configuration.
 func make<R: ShakeRule>(_ type: R.Type, rate: Double, _ parameters: [String: Double]) throws -> R {
   var configuration = R.Configuration()
-  for name in parameters.keys.sorted() { try configuration.set(name, to: parameters[name]!, rule: R.name) }
+  for name in parameters.keys.sorted() { try configuration.set(name, to: parameters[name]!, owner: R.name) }
   return try R(rate: rate, configuration: configuration)
 }

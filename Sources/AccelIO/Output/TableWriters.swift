@@ -40,7 +40,7 @@ public enum TableFormat: Sendable {
 }
 
 /// CSV with a header of column names; numbers in their shortest round-trip form (Float's for
-/// `.float32`).
+/// `.float32`); NaN, a missing value, as an empty field.
 public final class CSVTableWriter: TableSink {
   private let output: OutputFile
   private let delimiter: UInt8
@@ -69,6 +69,7 @@ public final class CSVTableWriter: TableSink {
             w += 1
           }
           let v = columns[k][i]
+          if v.isNaN { continue }
           w += single ? _NumberFormatter.write(float: Float(v), to: out + w) : _NumberFormatter.write(v, to: out + w)
         }
         out[w] = UInt8(ascii: "\n")

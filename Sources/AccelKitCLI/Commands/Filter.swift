@@ -6,6 +6,7 @@
 import AccelCore
 import AccelFilters
 import AccelIO
+import AccelOrientation
 import ArgumentParser
 
 extension FilterInit: ExpressibleByArgument {}
@@ -72,7 +73,8 @@ struct FilterOptions: ParsableArguments {
 enum FilterRunner {
   /// Reads the input, works out the sample rate, makes the filter `kind` for it and streams the
   /// trace through it (or prints its design with --describe).
-  static func run(_ options: FilterOptions, kind: TraceFilterKind) throws {
+  /// With `fusion`, gravity comes from that attitude filter instead of `kind`'s low-pass.
+  static func run(_ options: FilterOptions, kind: TraceFilterKind, fusion: AttitudeSettings? = nil) throws {
     let settings = try options.input.settings()
     if options.describe && options.trace == nil {
       guard let rate = options.resampling.resample ?? settings.rate else {
@@ -82,6 +84,10 @@ enum FilterRunner {
       return
     }
     let stream = try TraceStream(path: options.trace!, settings: settings, resample: options.resampling.resample)
+    if let fusion {
+      try runFused(options, fusion: fusion, stream: stream)
+      return
+    }
     var filter = try TraceFilter(kind, rate: stream.rate, initialization: options.initialization)
     if options.describe {
       try writeStdout(filter.description)
@@ -108,6 +114,23 @@ enum FilterRunner {
     if options.resampling.resample == nil, let warning = regularity.warning(name: stream.name) {
       Diagnostics.warning(warning)
     }
+  }
+
+  /// The gravity split from a fused attitude.
+  private static func runFused(_ options: FilterOptions, fusion: AttitudeSettings, stream: TraceStream) throws {
+    var split = try FusedGravitySplit(fusion, rate: stream.rate, layout: stream.source.metadata.layout)
+    if options.describe {
+      try writeStdout("gravity from the fused attitude (\(split.method.rawValue)): \(split.method.summary)\n")
+      return
+    }
+    let format = options.to ?? TraceFormat(pathExtensionOf: options.output) ?? .csv
+    let table = TableFormat(format)
+    let file = try OutputFile(path: options.output, inputs: [stream.input], needsSeek: table.needsSeek)
+    let writer = try table.makeWriter(
+      output: file, names: FusedGravitySplit.columns, precision: options.dtype ?? stream.source.metadata.precision)
+    while let block = try stream.next() { try writer.write(columns: split.process(block)) }
+    try writer.finish()
+    Diagnostics.reportSkips(stream.source)
   }
 }
 
@@ -157,16 +180,54 @@ struct Highpass: ParsableCommand {
   func run() throws { try FilterRunner.run(options, kind: .highpass(exponential.setting)) }
 }
 
+/// Where `filter gravity` gets gravity from.
+enum GravityMethod: String, CaseIterable, ExpressibleByArgument {
+  case lowpass
+  case fusion
+}
+
 struct Gravity: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "gravity",
-    abstract: "Split each sample into gravity (the exponential low-pass) and user acceleration (the rest).",
-    discussion: "Writes t, gravity_x, gravity_y, gravity_z, user_x, user_y, user_z, like Core Motion's gravity and userAcceleration.\n\nExamples:\n  accelkit filter gravity --cutoff 0.3 walk.csv -o split.csv")
+    abstract: "Split each sample into gravity and user acceleration (the rest).",
+    discussion: """
+      Writes t, gravity_x, gravity_y, gravity_z, user_x, user_y, user_z, like Core Motion's \
+      gravity and userAcceleration. --method lowpass (default): gravity is the exponential \
+      low-pass, which lags rotations and takes in slow accelerations. --method fusion: gravity is \
+      the world's down (1 g) seen through the attitude fused from the gyroscope and accelerometer \
+      (VQF by default; --attitude-method picks another, see `accelkit attitude --list-params`); it \
+      follows rotations at once. Needs a gyroscope.
+
+      Examples:
+        accelkit filter gravity --cutoff 0.3 walk.csv -o split.csv
+        accelkit filter gravity --method fusion ../shared/datasets/broad-imu/15_undisturbed_fast_translation_A.csv.gz -o split.csv
+      """)
+
+  @Option(help: "lowpass (the exponential low-pass) or fusion (the attitude from the gyroscope and accelerometer).")
+  var method: GravityMethod = .lowpass
+
+  @Option(help: "With --method fusion: vqf, madgwick, mahony or complementary.")
+  var attitudeMethod: AttitudeMethod?
 
   @OptionGroup var exponential: ExponentialOptions
   @OptionGroup var options: FilterOptions
 
-  func run() throws { try FilterRunner.run(options, kind: .gravity(exponential.setting)) }
+  func validate() throws {
+    if method == .fusion && (exponential.alpha != nil || exponential.cutoff != nil) {
+      throw ValidationError("--method fusion takes no --alpha or --cutoff")
+    }
+    if method == .lowpass && attitudeMethod != nil { throw ValidationError("--attitude-method needs --method fusion") }
+  }
+
+  func run() throws {
+    var fusion: AttitudeSettings? = nil
+    if method == .fusion {
+      var s = AttitudeSettings()
+      s.method = attitudeMethod ?? .vqf
+      fusion = s
+    }
+    try FilterRunner.run(options, kind: .gravity(exponential.setting), fusion: fusion)
+  }
 }
 
 // MARK: - Apple's filters

@@ -10,6 +10,7 @@ import AccelOrientation
 import ArgumentParser
 
 extension OrientationSettings.Angles: ExpressibleByArgument {}
+extension GyroscopeUse: ExpressibleByArgument {}
 
 struct Orientation: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -18,15 +19,19 @@ struct Orientation: ParsableCommand {
     discussion: """
       Gravity is estimated with the exponential low-pass (default cutoff 0.8 Hz: a time constant \
       of 0.2 s, Android's, at any rate) or taken as is with --raw (for inputs that already are \
-      gravity, e.g. --preset coremotion-gravity). Writes t,roll,pitch,tilt,up_angle,orientation \
+      gravity, e.g. --preset coremotion-gravity). When the trace has a gyroscope, gravity comes \
+      from the fused attitude instead (VQF, as `accelkit attitude --mag off`): it follows \
+      rotations at once and is not fooled by the accelerations of shakes and translations, so \
+      the angles stop flipping; --gyro off keeps the low-pass. Writes t,roll,pitch,tilt,up_angle,orientation \
       (degrees; up_angle in radians): pitch = atan2(-g_y, sqrt(g_x^2 + g_z^2)), roll = atan2(g_x, \
       -g_z) (Core Motion's naming and values); --angles aerospace writes t,roll_x,pitch_y,... from \
       the specific force (AN3461). Within 0.5 degrees of pitch +-90 roll has no direction: the \
       previous roll is held (0 at the start), so it stays finite and does not jump.
 
       --events writes t,from,to: a new orientation is announced once it has held for --settle \
-      seconds, the current one keeping its region widened by --hysteresis degrees; nothing is \
-      announced while the reading is more than --accel-tolerance from 1 g.
+      seconds, the current one keeping its region widened by --hysteresis degrees; with the \
+      low-pass, nothing is announced (and the class is unknown) while the reading is more than \
+      --accel-tolerance from 1 g.
 
       Examples:
         accelkit orientation walk.csv -o attitude.csv
@@ -54,6 +59,9 @@ struct Orientation: ParsableCommand {
 
   @Option(help: "coremotion (roll, pitch) or aerospace (roll_x, pitch_y on the specific force).")
   var angles: OrientationSettings.Angles = .coremotion
+
+  @Option(help: "auto: gravity from the fused attitude when the trace has a gyroscope; off: the low-pass always.")
+  var gyro: GyroscopeUse = .auto
 
   @Option(help: ArgumentHelp("Within this many degrees of flat the device is face-up or face-down.", valueName: "degrees"))
   var flatAngle: Double = OrientationClassifier.defaultFlatAngle
@@ -93,6 +101,7 @@ struct Orientation: ParsableCommand {
       s.gravity = .lowpass(.cutoff(cutoff))
     }
     s.angles = angles
+    s.gyroscope = gyro
     s.classifier = OrientationClassifier(flatAngle: flatAngle, accelerationTolerance: accelTolerance, hysteresis: hysteresis)
     s.settle = settle
     return s

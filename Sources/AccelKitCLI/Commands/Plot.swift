@@ -148,12 +148,15 @@ struct PlotOrientation: ParsableCommand {
   @OptionGroup(title: "Input") var input: InputOptions
   @Argument(help: "The trace.") var trace: String
   @Flag(help: "Use the readings as gravity, without low-pass filtering.") var raw = false
+  @Option(help: "auto: gravity from the fused attitude when the trace has a gyroscope; off: the low-pass always.")
+  var gyro: GyroscopeUse = .auto
   @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
 
   func run() throws {
     let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
     var settings = OrientationSettings()
     if raw { settings.gravity = .raw }
+    settings.gyroscope = gyro
     var stage = try OrientationStage(settings, rate: stream.rate)
     let rows = stage.rows(samples)
     let (roll, pitch, classes) = (rows.first, rows.second, rows.orientation.map(\.rawValue))

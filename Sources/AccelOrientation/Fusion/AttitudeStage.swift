@@ -1,0 +1,272 @@
+import AccelCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whether the magnetometer corrects the heading.
+public enum MagnetometerUse: String, CaseIterable, Sendable {
+  /// When the trace has magnetometer channels.
+  case auto
+  case on
+  case off
+}
+
+/// How `AttitudeStage` estimates the attitude: the typed configuration behind `accelkit attitude`
+/// (and the fused gravity of `orientation` and `filter gravity --method fusion`).
+public struct AttitudeSettings: Sendable, Equatable {
+  /// The filter; nil chooses VQF when the trace has a gyroscope and the accelerometer alone when not.
+  public var method: AttitudeMethod?
+  public var magnetometer = MagnetometerUse.auto
+  public var angles = OrientationSettings.Angles.coremotion
+  /// Parameters of the method set by name (checked against its configuration when the stage is made).
+  public var parameters: [Assignment] = []
+
+  public struct Assignment: Sendable, Equatable {
+    public var name: String
+    public var value: Double
+    public init(name: String, value: Double) {
+      self.name = name
+      self.value = value
+    }
+  }
+
+  public init() {}
+
+  /// The method for a trace with (or without) a gyroscope.
+  public func method(hasGyroscope: Bool) -> AttitudeMethod { method ?? (hasGyroscope ? .vqf : .accel) }
+
+  /// The CSV header of per-sample rows.
+  public var header: [String] {
+    angles == .coremotion
+      ? ["t", "qw", "qx", "qy", "qz", "roll", "pitch", "yaw"]
+      : ["t", "qw", "qx", "qy", "qz", "roll_x", "pitch_y", "yaw_z"]
+  }
+
+  /// Every method's parameters with unit, default and meaning, as `--list-params` prints them.
+  public static var parameterList: String {
+    var text = ""
+    for method in AttitudeMethod.allCases {
+      text += "\(method.rawValue): \(method.summary)\n"
+      let rows = Self.rows(method)
+      let width = rows.map(\.name.count).max() ?? 0
+      for p in rows {
+        text += "  \(p.name.padded(to: width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
+      }
+    }
+    return text
+  }
+
+  private static func rows(_ method: AttitudeMethod) -> [(
+    name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>
+  )] {
+    switch method {
+    case .vqf: return VQFConfiguration.parameterRows
+    case .madgwick: return MadgwickConfiguration.parameterRows
+    case .mahony: return MahonyConfiguration.parameterRows
+    case .complementary: return ComplementaryConfiguration.parameterRows
+    case .accel: return AccelTiltConfiguration.parameterRows
+    }
+  }
+}
+
+/// Per-sample attitudes of a block: the quaternion (sensor to world) and its Euler angles in
+/// degrees; yaw is NaN where there is no heading (the accelerometer alone without a magnetometer).
+public struct AttitudeRows: Sendable {
+  public var t: [Double] = []
+  public var quaternions: [Quaternion] = []
+  public var roll: [Double] = []
+  public var pitch: [Double] = []
+  public var yaw: [Double] = []
+  public var count: Int { t.count }
+}
+
+/// The attitude of every sample of a trace, streaming in constant memory (block by block equals
+/// all at once). Without a magnetometer the heading is relative: the output is turned about the
+/// vertical so that the first sample's yaw is 0.
+///
+/// Timing: the filters' coefficients are made for the nominal rate; the gyroscope is integrated
+/// over each sample's own interval (the first sample's is the nominal one), so jittery and
+/// irregular timestamps are handled. An interval longer than ten nominal ones is a gap in the
+/// recording: the rotation over it is unknown and only one nominal interval is integrated.
+public struct AttitudeStage: Sendable {
+  public let settings: AttitudeSettings
+  public let method: AttitudeMethod
+  public let usesMagnetometer: Bool
+  /// Whether yaw means anything: false for the accelerometer alone without a magnetometer.
+  public let hasHeading: Bool
+  private var filter: any AttitudeFilter
+  private let nominal: Double
+  private var lastT: Double?
+  private var headingOffset: Quaternion?
+
+  /// - Parameters:
+  ///   - rate: the nominal sample rate in Hz.
+  ///   - layout: the trace's channels (a gyroscope is needed by every method but `accel`).
+  public init(_ settings: AttitudeSettings, rate: Double, layout: TraceLayout) throws {
+    self.settings = settings
+    let method = settings.method(hasGyroscope: layout.hasGyroscope)
+    self.method = method
+    if method.needsGyroscope && !layout.hasGyroscope {
+      throw AccelError.usage(
+        "the \(method.rawValue) attitude filter needs a gyroscope and the trace has none",
+        hint:
+          "map its gyroscope columns with --columns gx=...,gy=...,gz=...; without one, use attitude --method accel or filter gravity --method lowpass"
+      )
+    }
+    switch settings.magnetometer {
+    case .auto: usesMagnetometer = layout.hasMagnetometer
+    case .off: usesMagnetometer = false
+    case .on:
+      guard layout.hasMagnetometer else {
+        throw AccelError.usage(
+          "--mag on needs magnetometer channels and the trace has none",
+          hint: "map them with --columns mx=...,my=...,mz=..., or use --mag off")
+      }
+      usesMagnetometer = true
+    }
+    guard rate > 0 && rate.isFinite else {
+      throw AccelError.usage("the sample rate must be positive, got \(formatNumber(rate))")
+    }
+    nominal = 1 / rate
+    hasHeading = usesMagnetometer || method != .accel
+    let assignments = settings.parameters.map { ($0.name, $0.value) }
+    switch method {
+    case .vqf:
+      filter = VQFFilter(
+        interval: nominal, configuration: try Self.configure(VQFConfiguration(), assignments, method))
+    case .madgwick:
+      filter = MadgwickFilter(
+        interval: nominal, configuration: try Self.configure(MadgwickConfiguration(), assignments, method))
+    case .mahony:
+      filter = MahonyFilter(
+        interval: nominal, configuration: try Self.configure(MahonyConfiguration(), assignments, method))
+    case .complementary:
+      filter = ComplementaryFilter(
+        interval: nominal,
+        configuration: try Self.configure(ComplementaryConfiguration(), assignments, method))
+    case .accel:
+      filter = AccelTiltFilter(
+        interval: nominal, configuration: try Self.configure(AccelTiltConfiguration(), assignments, method))
+    }
+    if usesMagnetometer || !hasHeading { headingOffset = .identity }
+  }
+
+  private static func configure<C: TunableConfiguration>(
+    _ c: C, _ assignments: [(String, Double)], _ method: AttitudeMethod
+  ) throws -> C {
+    var c = c
+    for (name, value) in assignments { try c.set(name, to: value, owner: method.rawValue) }
+    return c
+  }
+
+  /// The attitude after each sample of `block` (sensor to world).
+  public mutating func attitudes(_ block: SampleBlock) -> [Quaternion] {
+    var out: [Quaternion] = []
+    out.reserveCapacity(block.count)
+    filter.run(block, nominal: nominal, lastT: &lastT, magnetometer: usesMagnetometer, into: &out)
+    if headingOffset == nil, let first = out.first {
+      headingOffset = Quaternion.heading(
+        -EulerAngles.yawRadians(first, aerospace: settings.angles == .aerospace))
+    }
+    if let offset = headingOffset, offset != .identity {
+      for i in out.indices { out[i] = offset * out[i] }
+    }
+    return out
+  }
+
+  /// The attitude and angles of every sample of `block`.
+  public mutating func rows(_ block: SampleBlock) -> AttitudeRows {
+    let qs = attitudes(block)
+    var rows = AttitudeRows()
+    rows.t = block.t
+    rows.roll.reserveCapacity(qs.count)
+    rows.pitch.reserveCapacity(qs.count)
+    rows.yaw.reserveCapacity(qs.count)
+    let aerospace = settings.angles == .aerospace
+    for q in qs {
+      let a = EulerAngles.angles(q, aerospace: aerospace)
+      rows.roll.append(a.roll)
+      rows.pitch.append(a.pitch)
+      rows.yaw.append(hasHeading ? a.yaw : .nan)
+    }
+    rows.quaternions = qs
+    return rows
+  }
+
+  /// Gravity of every sample of `block` in g, Apple's convention (face up reads (0, 0, -1)):
+  /// the world's down seen from the sensor, 1 g long.
+  public mutating func gravity(_ block: SampleBlock) -> (x: [Double], y: [Double], z: [Double]) {
+    let qs = attitudes(block)
+    var gx = [Double](repeating: 0, count: qs.count)
+    var gy = gx
+    var gz = gx
+    for (i, q) in qs.enumerated() {
+      let up = q.up
+      (gx[i], gy[i], gz[i]) = (0 - up.x, 0 - up.y, 0 - up.z)
+    }
+    return (gx, gy, gz)
+  }
+}
+
+extension AttitudeFilter {
+  public mutating func run(
+    _ block: SampleBlock, nominal: Double, lastT: inout Double?, magnetometer: Bool,
+    into out: inout [Quaternion]
+  ) {
+    let n = block.count
+    let g = block.gyroscope
+    let m = magnetometer ? block.magnetometer : nil
+    let scale = -AccelerationUnit.standardGravity
+    block.t.withUnsafeBufferPointer { t in
+      for i in 0..<n {
+        var dt = nominal
+        if let last = lastT {
+          let d = t[i] - last
+          dt = d <= 10 * nominal ? max(d, 0) : nominal
+        }
+        lastT = t[i]
+        let sample = AttitudeSample(
+          gyroscope: g.map { Vector3($0.x[i], $0.y[i], $0.z[i]) } ?? Vector3(),
+          specificForce: Vector3(block.x[i], block.y[i], block.z[i]) * scale,
+          magnetometer: m.map { Vector3($0.x[i], $0.y[i], $0.z[i]) },
+          interval: dt)
+        update(sample)
+        out.append(attitude)
+      }
+    }
+  }
+}
+
+/// Gravity and user acceleration of every sample from the fused attitude: gravity is the world's
+/// down seen from the sensor (1 g), user acceleration the reading minus gravity, like Core Motion's
+/// gravity and userAcceleration. Unlike a low-pass it follows rotations at once. Columns t,
+/// gravity_x, gravity_y, gravity_z, user_x, user_y, user_z (g, Apple's convention).
+public struct FusedGravitySplit: Sendable {
+  public static let columns = ["t", "gravity_x", "gravity_y", "gravity_z", "user_x", "user_y", "user_z"]
+  private var stage: AttitudeStage
+
+  /// - Parameter settings: the attitude filter (its magnetometer use plays no part in gravity).
+  public init(_ settings: AttitudeSettings, rate: Double, layout: TraceLayout) throws {
+    var s = settings
+    s.magnetometer = .off
+    stage = try AttitudeStage(s, rate: rate, layout: layout)
+  }
+
+  public var method: AttitudeMethod { stage.method }
+
+  public mutating func process(_ block: SampleBlock) -> [[Double]] {
+    let g = stage.gravity(block)
+    var ux = block.x
+    var uy = block.y
+    var uz = block.z
+    for i in 0..<block.count {
+      ux[i] -= g.x[i]
+      uy[i] -= g.y[i]
+      uz[i] -= g.z[i]
+    }
+    return [block.t, g.x, g.y, g.z, ux, uy, uz]
+  }
+}

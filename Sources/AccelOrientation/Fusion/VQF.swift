@@ -1,0 +1,425 @@
+import AccelCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// VQF's parameters (Laidig and Seel, "VQF: Highly accurate IMU orientation estimation with bias
+/// estimation and magnetic disturbance rejection", Information Fusion 91, 2023), with the
+/// published defaults. Times in seconds, rates in degrees per second, the accelerometer threshold
+/// in m/s^2. Flags are 0 or 1.
+public struct VQFConfiguration: TunableConfiguration {
+  public var tauAcc = 3.0
+  public var tauMag = 9.0
+  public var motionBiasEstimation = 1
+  public var restBiasEstimation = 1
+  public var magneticDisturbanceRejection = 1
+  public var biasSigmaInit = 0.5
+  public var biasForgettingTime = 100.0
+  public var biasClip = 2.0
+  public var biasSigmaMotion = 0.1
+  public var biasVerticalForgettingFactor = 0.0001
+  public var biasSigmaRest = 0.03
+  public var restMinTime = 1.5
+  public var restFilterTau = 0.5
+  public var restThresholdGyroscope = 2.0
+  public var restThresholdAccelerometer = 0.5
+  public var magCurrentTau = 0.05
+  public var magRefTau = 20.0
+  public var magNormThreshold = 0.1
+  public var magDipThreshold = 10.0
+  public var magNewTime = 20.0
+  public var magNewFirstTime = 5.0
+  public var magNewMinGyroscope = 20.0
+  public var magMinUndisturbedTime = 0.5
+  public var magMaxRejectionTime = 60.0
+  public var magRejectionFactor = 2.0
+
+  public init() {}
+
+  public static let parameters: [TunableParameter<VQFConfiguration>] = [
+    TunableParameter(
+      "tau_acc", \.tauAcc, unit: "s", range: 1e-6...1e6,
+      meaning: "time constant of the accelerometer (inclination) correction"),
+    TunableParameter(
+      "tau_mag", \.tauMag, unit: "s", range: 0...1e6,
+      meaning: "time constant of the magnetometer (heading) correction"),
+    TunableParameter(
+      "motion_bias_est", \.motionBiasEstimation, unit: "flag", range: 0...1,
+      meaning: "1: estimate the gyroscope bias while moving"),
+    TunableParameter(
+      "rest_bias_est", \.restBiasEstimation, unit: "flag", range: 0...1,
+      meaning: "1: detect rest and estimate the gyroscope bias there"),
+    TunableParameter(
+      "mag_dist_rejection", \.magneticDisturbanceRejection, unit: "flag", range: 0...1,
+      meaning: "1: detect and reject magnetic disturbances"),
+    TunableParameter(
+      "bias_sigma_init", \.biasSigmaInit, unit: "deg/s", range: 1e-6...100,
+      meaning: "uncertainty of the initial bias (0)"),
+    TunableParameter(
+      "bias_forgetting_time", \.biasForgettingTime, unit: "s", range: 1e-3...1e9,
+      meaning: "time in which the bias uncertainty grows by 0.1 deg/s"),
+    TunableParameter(
+      "bias_clip", \.biasClip, unit: "deg/s", range: 0...100,
+      meaning: "largest bias estimated (and rest's largest rate)"),
+    TunableParameter(
+      "bias_sigma_motion", \.biasSigmaMotion, unit: "deg/s", range: 1e-6...100,
+      meaning: "steady-state bias uncertainty from motion"),
+    TunableParameter(
+      "bias_vertical_forgetting_factor", \.biasVerticalForgettingFactor, unit: "factor", range: 0...1,
+      meaning: "how much weaker the vertical bias is observed in motion"),
+    TunableParameter(
+      "bias_sigma_rest", \.biasSigmaRest, unit: "deg/s", range: 1e-6...100,
+      meaning: "steady-state bias uncertainty at rest"),
+    TunableParameter(
+      "rest_min_t", \.restMinTime, unit: "s", range: 0...1e6,
+      meaning: "rest is detected after this long within the thresholds"),
+    TunableParameter(
+      "rest_filter_tau", \.restFilterTau, unit: "s", range: 1e-6...1e6,
+      meaning: "time constant of rest detection's low-pass"),
+    TunableParameter(
+      "rest_th_gyr", \.restThresholdGyroscope, unit: "deg/s", range: 0...1e6,
+      meaning: "rest: largest deviation of the rate from its low-pass"),
+    TunableParameter(
+      "rest_th_acc", \.restThresholdAccelerometer, unit: "m/s^2", range: 0...1e6,
+      meaning: "rest: largest deviation of the acceleration from its low-pass"),
+    TunableParameter(
+      "mag_current_tau", \.magCurrentTau, unit: "s", range: 0...1e6,
+      meaning: "low-pass of the field's norm and dip (0: none)"),
+    TunableParameter(
+      "mag_ref_tau", \.magRefTau, unit: "s", range: 0...1e6,
+      meaning: "time constant of the reference field's norm and dip"),
+    TunableParameter(
+      "mag_norm_th", \.magNormThreshold, unit: "fraction", range: 0...1e6,
+      meaning: "disturbed when the norm departs this much from the reference"),
+    TunableParameter(
+      "mag_dip_th", \.magDipThreshold, unit: "deg", range: 0...180,
+      meaning: "disturbed when the dip departs this much from the reference"),
+    TunableParameter(
+      "mag_new_time", \.magNewTime, unit: "s", range: 0...1e6,
+      meaning: "a steady new field is accepted after this much motion"),
+    TunableParameter(
+      "mag_new_first_time", \.magNewFirstTime, unit: "s", range: 0...1e6,
+      meaning: "the same for the first field"),
+    TunableParameter(
+      "mag_new_min_gyr", \.magNewMinGyroscope, unit: "deg/s", range: 0...1e6,
+      meaning: "motion counts towards acceptance above this rate"),
+    TunableParameter(
+      "mag_min_undisturbed_time", \.magMinUndisturbedTime, unit: "s", range: 0...1e6,
+      meaning: "undisturbed after this long within the thresholds"),
+    TunableParameter(
+      "mag_max_rejection_time", \.magMaxRejectionTime, unit: "s", range: 0...1e6,
+      meaning: "a disturbance is ignored entirely for at most this long"),
+    TunableParameter(
+      "mag_rejection_factor", \.magRejectionFactor, unit: "factor", range: 1e-6...1e6,
+      meaning: "heading gain divisor after that, and recovery speed"),
+  ]
+}
+
+/// VQF's second-order Butterworth low-pass, parametrised by the time constant tau (cutoff
+/// sqrt(2) / (2 pi tau)), whose output during the first tau seconds is the running mean and which
+/// then starts in steady state at that mean; a pass-through when tau < interval / 2.
+@usableFromInline struct MeanStartLowpass<V: SIMD & Sendable>: Sendable where V.Scalar == Double {
+  @usableFromInline let b0, b1, b2, a1, a2: Double
+  @usableFromInline let warmUp: Double
+  @usableFromInline let interval: Double
+  @usableFromInline var s0 = V(), s1 = V()
+  @usableFromInline var count = 0.0
+  @usableFromInline var started = false
+
+  @usableFromInline init(tau: Double, interval: Double) {
+    warmUp = tau
+    self.interval = interval
+    if tau < interval / 2 {
+      (b0, b1, b2, a1, a2) = (1, 0, 0, 0, 0)
+    } else {
+      let fc = 2.0.squareRoot() / (2 * Double.pi * tau)
+      let c = tan(Double.pi * fc * interval)
+      let d = c * c + 2.0.squareRoot() * c + 1
+      b0 = c * c / d
+      b1 = 2 * b0
+      b2 = b0
+      a1 = 2 * (c * c - 1) / d
+      a2 = (1 - 2.0.squareRoot() * c + c * c) / d
+    }
+  }
+
+  @inlinable mutating func step(_ x: V) -> V {
+    if !started {
+      count += 1
+      s1 += x  // the running sum until the filter starts
+      let mean = s1 / count
+      if count * interval >= warmUp {
+        started = true
+        s0 = mean * (1 - b0)
+        s1 = mean * (b2 - a2)
+      }
+      return mean
+    }
+    let y = b0 * x + s0
+    s0 = b1 * x - a1 * y + s1
+    s1 = b2 * x - a2 * y
+    return y
+  }
+}
+
+/// The VQF attitude filter: gyroscope strapdown integration, inclination correction from the
+/// low-passed accelerometer in an almost inertial frame, rest detection, gyroscope bias
+/// estimation at rest and in motion (a Kalman filter on the bias), and heading correction from the
+/// magnetometer with magnetic disturbance detection and rejection. Follows the published
+/// algorithm; the filters' coefficients use the nominal interval, the gyroscope is integrated over
+/// each sample's own interval.
+public struct VQFFilter: AttitudeFilter {
+  public static let method = AttitudeMethod.vqf
+  public let configuration: VQFConfiguration
+
+  @usableFromInline let ts: Double
+  @usableFromInline let biasClip, restThGyr2, restThAcc2: Double
+  @usableFromInline let kMag, kMagRef: Double
+  @usableFromInline let biasP0, biasV, biasMotionW, biasVerticalW, biasRestW: Double
+  @usableFromInline let restEnabled, motionEnabled, magRejection: Bool
+  @usableFromInline let magNormTh, magDipTh, magNewMinGyr, magMinUndisturbed, magMaxRejection,
+    magRejectionFactor, magNewTime, magNewFirstTime, restMinT: Double
+
+  @usableFromInline var gyrQuat = Quaternion.identity
+  @usableFromInline var accQuat = Quaternion.identity
+  @usableFromInline var delta = 0.0
+  @usableFromInline var restDetected = false
+  @usableFromInline var magDistDetected = true
+  @usableFromInline var accLp: MeanStartLowpass<Vector3>
+  @usableFromInline var kMagInit = 1.0
+  @usableFromInline var bias = Vector3()
+  @usableFromInline var biasP: Matrix3
+  @usableFromInline var rLp: MeanStartLowpass<SIMD16<Double>>
+  @usableFromInline var biasLp: MeanStartLowpass<SIMD2<Double>>
+  @usableFromInline var restT = 0.0
+  @usableFromInline var restGyrLp: MeanStartLowpass<Vector3>
+  @usableFromInline var restAccLp: MeanStartLowpass<Vector3>
+  @usableFromInline var restLastGyrLp = Vector3()
+  @usableFromInline var magRefNorm = 0.0, magRefDip = 0.0
+  @usableFromInline var magUndisturbedT = 0.0
+  @usableFromInline var magRejectT: Double
+  @usableFromInline var magCandidateNorm = -1.0, magCandidateDip = 0.0, magCandidateT = 0.0
+  @usableFromInline var magNormDipLp: MeanStartLowpass<SIMD2<Double>>?
+
+  public init(interval: Double, configuration c: VQFConfiguration) {
+    configuration = c
+    ts = interval
+    let degree = Double.pi / 180
+    biasClip = c.biasClip * degree
+    restThGyr2 = (c.restThresholdGyroscope * degree) * (c.restThresholdGyroscope * degree)
+    restThAcc2 = c.restThresholdAccelerometer * c.restThresholdAccelerometer
+    kMag = gain(tau: c.tauMag, interval: interval)
+    kMagRef = gain(tau: c.magRefTau, interval: interval)
+    // The bias covariance is kept in (0.01 deg/s)^2.
+    biasP0 = (c.biasSigmaInit * 100) * (c.biasSigmaInit * 100)
+    biasV = (0.1 * 100) * (0.1 * 100) * interval / c.biasForgettingTime
+    let pMotion = (c.biasSigmaMotion * 100) * (c.biasSigmaMotion * 100)
+    biasMotionW = pMotion * pMotion / biasV + pMotion
+    biasVerticalW = biasMotionW / max(c.biasVerticalForgettingFactor, 1e-10)
+    let pRest = (c.biasSigmaRest * 100) * (c.biasSigmaRest * 100)
+    biasRestW = pRest * pRest / biasV + pRest
+    biasP = Matrix3.diagonal(Vector3(repeating: biasP0))
+    restEnabled = c.restBiasEstimation != 0
+    motionEnabled = c.motionBiasEstimation != 0
+    magRejection = c.magneticDisturbanceRejection != 0
+    magNormTh = c.magNormThreshold
+    magDipTh = c.magDipThreshold * degree
+    magNewMinGyr = c.magNewMinGyroscope * degree
+    magMinUndisturbed = c.magMinUndisturbedTime
+    magMaxRejection = c.magMaxRejectionTime
+    magRejectionFactor = c.magRejectionFactor
+    magNewTime = c.magNewTime
+    magNewFirstTime = c.magNewFirstTime
+    restMinT = c.restMinTime
+    magRejectT = c.magMaxRejectionTime
+    accLp = MeanStartLowpass(tau: c.tauAcc, interval: interval)
+    rLp = MeanStartLowpass(tau: c.tauAcc, interval: interval)
+    biasLp = MeanStartLowpass(tau: c.tauAcc, interval: interval)
+    restGyrLp = MeanStartLowpass(tau: c.restFilterTau, interval: interval)
+    restAccLp = MeanStartLowpass(tau: c.restFilterTau, interval: interval)
+    magNormDipLp = c.magCurrentTau > 0 ? MeanStartLowpass(tau: c.magCurrentTau, interval: interval) : nil
+  }
+
+  /// The attitude without the magnetometer: inclination right, heading relative.
+  @inlinable public var attitude6D: Quaternion { accQuat * gyrQuat }
+
+  /// The attitude with the magnetometer's heading correction (east-north-up).
+  @inlinable public var attitude: Quaternion { Quaternion.heading(delta) * (accQuat * gyrQuat) }
+
+  /// The gyroscope bias estimate in rad/s.
+  public var gyroscopeBias: Vector3 { bias }
+  public var isAtRest: Bool { restDetected }
+  public var isMagneticallyDisturbed: Bool { magDistDetected }
+
+  @inlinable public mutating func update(_ s: AttitudeSample) {
+    updateGyroscope(s.gyroscope, interval: s.interval)
+    updateAccelerometer(s.specificForce)
+    if let m = s.magnetometer { updateMagnetometer(m) }
+  }
+
+  @inlinable mutating func updateGyroscope(_ gyr: Vector3, interval: Double) {
+    if restEnabled || magRejection {
+      let lp = restGyrLp.step(gyr)
+      let deviation = gyr - lp
+      let squared = dot(deviation, deviation)
+      let largest = max(abs(lp.x), abs(lp.y), abs(lp.z))
+      if squared >= restThGyr2 || largest > biasClip {
+        restT = 0
+        restDetected = false
+      }
+      restLastGyrLp = lp
+    }
+    let unbiased = gyr - bias
+    let norm = length(unbiased)
+    if norm > .ulpOfOne {
+      let angle = norm * interval
+      let s = sin(angle / 2) / norm
+      gyrQuat =
+        (gyrQuat * Quaternion(cos(angle / 2), s * unbiased.x, s * unbiased.y, s * unbiased.z)).normalized
+    }
+  }
+
+  @inlinable mutating func updateAccelerometer(_ acc: Vector3) {
+    if acc == Vector3() { return }
+    if restEnabled {
+      let lp = restAccLp.step(acc)
+      let deviation = acc - lp
+      if dot(deviation, deviation) >= restThAcc2 {
+        restT = 0
+        restDetected = false
+      } else {
+        restT += ts
+        if restT >= restMinT { restDetected = true }
+      }
+    }
+    // The acceleration in the almost inertial frame of the integrated gyroscope, low-passed, then
+    // in the corrected frame: its deviation from vertical is the inclination correction.
+    let filtered = accLp.step(gyrQuat.rotate(acc))
+    var accEarth = accQuat.rotate(filtered)
+    let n = length(accEarth)
+    if n != 0 { accEarth /= n }
+    let qw = ((accEarth.z + 1) / 2).squareRoot()
+    let correction =
+      qw > 1e-6 ? Quaternion(qw, 0.5 * accEarth.y / qw, -0.5 * accEarth.x / qw, 0) : Quaternion(0, 1, 0, 0)
+    accQuat = (correction * accQuat).normalized
+    if motionEnabled || restEnabled { estimateBias(accEarth) }
+  }
+
+  @inlinable mutating func estimateBias(_ accEarth: Vector3) {
+    let r = Matrix3(rotation: accQuat * gyrQuat)
+    var packed = SIMD16<Double>()
+    packed[0] = r.r0.x
+    packed[1] = r.r0.y
+    packed[2] = r.r0.z
+    packed[3] = r.r1.x
+    packed[4] = r.r1.y
+    packed[5] = r.r1.z
+    packed[6] = r.r2.x
+    packed[7] = r.r2.y
+    packed[8] = r.r2.z
+    packed = rLp.step(packed)
+    let rf = Matrix3(
+      Vector3(packed[0], packed[1], packed[2]), Vector3(packed[3], packed[4], packed[5]),
+      Vector3(packed[6], packed[7], packed[8]))
+    let lp = biasLp.step(SIMD2(dot(r.r0, bias), dot(r.r1, bias)))
+    var e: Vector3
+    var h: Matrix3
+    var w: Vector3
+    var measured = true
+    if restDetected && restEnabled {
+      e = restLastGyrLp - bias
+      h = .identity
+      w = Vector3(repeating: biasRestW)
+    } else if motionEnabled {
+      e = Vector3(
+        -accEarth.y / ts + lp.x - dot(rf.r0, bias),
+        accEarth.x / ts + lp.y - dot(rf.r1, bias),
+        -dot(rf.r2, bias))
+      h = rf
+      w = Vector3(biasMotionW, biasMotionW, biasVerticalW)
+    } else {
+      (e, h, w) = (Vector3(), .identity, Vector3())
+      measured = false
+    }
+    // The covariance grows while it is below its initial value (forgetting).
+    if biasP.r0.x < biasP0 { biasP.r0.x += biasV }
+    if biasP.r1.y < biasP0 { biasP.r1.y += biasV }
+    if biasP.r2.z < biasP0 { biasP.r2.z += biasV }
+    guard measured else { return }
+    e = e.clamped(lowerBound: Vector3(repeating: -biasClip), upperBound: Vector3(repeating: biasClip))
+    let ht = h.transposed
+    let k = biasP * ht * (Matrix3.diagonal(w) + h * biasP * ht).inverse
+    bias += k * e
+    biasP = biasP - k * h * biasP
+    bias = bias.clamped(lowerBound: Vector3(repeating: -biasClip), upperBound: Vector3(repeating: biasClip))
+  }
+
+  @inlinable mutating func updateMagnetometer(_ mag: Vector3) {
+    if mag == Vector3() { return }
+    let magEarth = (accQuat * gyrQuat).rotate(mag)
+    if magRejection { detectDisturbance(magEarth) }
+    var disagreement = atan2(magEarth.x, magEarth.y) - delta
+    if disagreement > .pi { disagreement -= 2 * .pi } else if disagreement < -.pi { disagreement += 2 * .pi }
+    var k = kMag
+    if magRejection {
+      if magDistDetected {
+        if magRejectT <= magMaxRejection {
+          magRejectT += ts
+          k = 0
+        } else {
+          k /= magRejectionFactor
+        }
+      } else {
+        magRejectT = max(magRejectT - magRejectionFactor * ts, 0)
+      }
+    }
+    // Fast convergence at the start: the gain begins at 1 and falls as 1/n down to kMag.
+    if kMagInit != 0 {
+      if k < kMagInit { k = kMagInit }
+      kMagInit = kMagInit / (kMagInit + 1)
+      if kMagInit * configuration.tauMag < ts { kMagInit = 0 }
+    }
+    delta += k * disagreement
+    if delta > .pi { delta -= 2 * .pi } else if delta < -.pi { delta += 2 * .pi }
+  }
+
+  @inlinable mutating func detectDisturbance(_ magEarth: Vector3) {
+    let norm = length(magEarth)
+    var normDip = SIMD2(norm, -asin(magEarth.z / norm))
+    if magNormDipLp != nil { normDip = magNormDipLp!.step(normDip) }
+    if abs(normDip.x - magRefNorm) < magNormTh * magRefNorm && abs(normDip.y - magRefDip) < magDipTh {
+      magUndisturbedT += ts
+      if magUndisturbedT >= magMinUndisturbed {
+        magDistDetected = false
+        magRefNorm += kMagRef * (normDip.x - magRefNorm)
+        magRefDip += kMagRef * (normDip.y - magRefDip)
+      }
+    } else {
+      magUndisturbedT = 0
+      magDistDetected = true
+    }
+    // A new field that stays steady while the sensor moves becomes the reference.
+    if abs(normDip.x - magCandidateNorm) < magNormTh * magCandidateNorm
+      && abs(normDip.y - magCandidateDip) < magDipTh
+    {
+      if length(restLastGyrLp) >= magNewMinGyr { magCandidateT += ts }
+      magCandidateNorm += kMagRef * (normDip.x - magCandidateNorm)
+      magCandidateDip += kMagRef * (normDip.y - magCandidateDip)
+      if magDistDetected
+        && (magCandidateT >= magNewTime || (magRefNorm == 0 && magCandidateT >= magNewFirstTime))
+      {
+        magRefNorm = magCandidateNorm
+        magRefDip = magCandidateDip
+        magDistDetected = false
+        magUndisturbedT = magMinUndisturbed
+      }
+    } else {
+      magCandidateT = 0
+      magCandidateNorm = normDip.x
+      magCandidateDip = normDip.y
+    }
+  }
+}
