@@ -1,4 +1,5 @@
 import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -24,7 +25,9 @@ private final class Lock: @unchecked Sendable {
 /// Maps `items` with `transform` on all cores; results come back in the order of `items`, so the
 /// output does not depend on scheduling.
 /// `jobs` limits the threads (nil: all cores; 1: in order on this thread).
-public func parallelMap<T, R>(_ items: [T], jobs: Int? = nil, _ transform: @escaping @Sendable (T) -> R) -> [R] {
+public func parallelMap<T, R>(_ items: [T], jobs: Int? = nil, _ transform: @escaping @Sendable (T) -> R)
+  -> [R]
+{
   if jobs == 1 { return items.map(transform) }
   let slots = ParallelSlots<R>(items.count)
   nonisolated(unsafe) let input = items
@@ -45,4 +48,40 @@ public func parallelMap<T, R>(_ items: [T], jobs: Int? = nil, _ transform: @esca
     }
   }
   return slots.values.map { $0! }
+}
+
+/// A stage of a two-thread pipeline: `body` runs on a background thread for each submitted item,
+/// in order, while the caller prepares the next (at most `depth` items wait). The first error
+/// stops the stage; `submit` and `finish` rethrow it. Used to overlap per-sample work that does
+/// not depend on order of computation (formatting, writing) with a sequential filter.
+public final class BackgroundStage<Item>: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "accelkit.background-stage")
+  private let slots: DispatchSemaphore
+  private var failure: Error?
+  private let body: (Item) throws -> Void
+
+  public init(depth: Int = 2, _ body: @escaping (Item) throws -> Void) {
+    slots = DispatchSemaphore(value: max(1, depth))
+    self.body = body
+  }
+
+  /// Queues `item` (waits while `depth` items are queued).
+  public func submit(_ item: Item) throws {
+    slots.wait()
+    if let failure = queue.sync(execute: { self.failure }) {
+      slots.signal()
+      throw failure
+    }
+    nonisolated(unsafe) let item = item
+    queue.async {
+      defer { self.slots.signal() }
+      guard self.failure == nil else { return }
+      do { try self.body(item) } catch { self.failure = error }
+    }
+  }
+
+  /// Waits for every queued item; throws the first error.
+  public func finish() throws {
+    if let failure = queue.sync(execute: { self.failure }) { throw failure }
+  }
 }

@@ -40,7 +40,7 @@ public struct Quaternion: Sendable, Equatable {
     Quaternion(cos(angle / 2), 0, 0, sin(angle / 2))
   }
 
-  @inlinable public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
+  @inlinable @inline(__always) public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
     Quaternion(
       a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
       a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
@@ -53,13 +53,15 @@ public struct Quaternion: Sendable, Equatable {
   @inlinable public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
 
   /// The unit quaternion (unchanged when the norm is 0).
-  @inlinable public var normalized: Quaternion {
+  @inlinable @inline(__always) public var normalized: Quaternion {
     let n = norm
-    return n > 0 ? Quaternion(w / n, x / n, y / n, z / n) : self
+    guard n > 0 else { return self }
+    let r = 1 / n
+    return Quaternion(w * r, x * r, y * r, z * r)
   }
 
   /// `v` rotated: q (0, v) q*, for a unit q.
-  @inlinable public func rotate(_ v: Vector3) -> Vector3 {
+  @inlinable @inline(__always) public func rotate(_ v: Vector3) -> Vector3 {
     Vector3(
       (1 - 2 * y * y - 2 * z * z) * v.x + 2 * (x * y - w * z) * v.y + 2 * (w * y + x * z) * v.z,
       2 * (w * z + x * y) * v.x + (1 - 2 * x * x - 2 * z * z) * v.y + 2 * (y * z - w * x) * v.z,

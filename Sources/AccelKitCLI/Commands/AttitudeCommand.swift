@@ -89,13 +89,15 @@ struct AttitudeCommand: ParsableCommand {
     let table = TableFormat(format)
     let file = try OutputFile(path: output, inputs: [stream.input], needsSeek: table.needsSeek)
     let writer = try table.makeWriter(output: file, names: settings.header, precision: .float64)
-    while let block = try stream.next() {
-      let rows = stage.rows(block)
-      try writer.write(columns: [
-        rows.t, rows.quaternions.map(\.w), rows.quaternions.map(\.x), rows.quaternions.map(\.y),
-        rows.quaternions.map(\.z), rows.roll, rows.pitch, rows.yaw,
-      ])
+    // The filter runs here; angles and output on a second thread, block by block in order.
+    let (angles, heading) = (settings.angles, stage.hasHeading)
+    let output = BackgroundStage<(t: [Double], quaternions: [Quaternion])> { item in
+      try writer.write(
+        columns: AttitudeRows(t: item.t, quaternions: item.quaternions, angles: angles, hasHeading: heading)
+          .columns)
     }
+    while let block = try stream.next() { try output.submit((block.t, stage.attitudes(block))) }
+    try output.finish()
     try writer.finish()
     Diagnostics.reportSkips(stream.source)
   }

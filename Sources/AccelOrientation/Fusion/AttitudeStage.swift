@@ -81,6 +81,33 @@ public struct AttitudeRows: Sendable {
   public var pitch: [Double] = []
   public var yaw: [Double] = []
   public var count: Int { t.count }
+
+  public init() {}
+
+  /// The rows of attitudes `quaternions` at times `t`: their Euler angles in the decomposition
+  /// `angles`; yaw NaN when `hasHeading` is false. Pure: may run on any thread.
+  public init(t: [Double], quaternions: [Quaternion], angles: OrientationSettings.Angles, hasHeading: Bool) {
+    self.t = t
+    self.quaternions = quaternions
+    roll.reserveCapacity(quaternions.count)
+    pitch.reserveCapacity(quaternions.count)
+    yaw.reserveCapacity(quaternions.count)
+    let aerospace = angles == .aerospace
+    for q in quaternions {
+      let a = EulerAngles.angles(q, aerospace: aerospace)
+      roll.append(a.roll)
+      pitch.append(a.pitch)
+      yaw.append(hasHeading ? a.yaw : .nan)
+    }
+  }
+
+  /// The columns t, qw, qx, qy, qz, roll, pitch, yaw (a signed zero written as 0).
+  public var columns: [[Double]] {
+    [
+      t, quaternions.map { $0.w + 0 }, quaternions.map { $0.x + 0 }, quaternions.map { $0.y + 0 },
+      quaternions.map { $0.z + 0 }, roll, pitch, yaw,
+    ]
+  }
 }
 
 /// The attitude of every sample of a trace, streaming in constant memory (block by block equals
@@ -179,21 +206,7 @@ public struct AttitudeStage: Sendable {
 
   /// The attitude and angles of every sample of `block`.
   public mutating func rows(_ block: SampleBlock) -> AttitudeRows {
-    let qs = attitudes(block)
-    var rows = AttitudeRows()
-    rows.t = block.t
-    rows.roll.reserveCapacity(qs.count)
-    rows.pitch.reserveCapacity(qs.count)
-    rows.yaw.reserveCapacity(qs.count)
-    let aerospace = settings.angles == .aerospace
-    for q in qs {
-      let a = EulerAngles.angles(q, aerospace: aerospace)
-      rows.roll.append(a.roll)
-      rows.pitch.append(a.pitch)
-      rows.yaw.append(hasHeading ? a.yaw : .nan)
-    }
-    rows.quaternions = qs
-    return rows
+    AttitudeRows(t: block.t, quaternions: attitudes(block), angles: settings.angles, hasHeading: hasHeading)
   }
 
   /// Gravity of every sample of `block` in g, Apple's convention (face up reads (0, 0, -1)):
@@ -220,23 +233,28 @@ extension AttitudeFilter {
     let g = block.gyroscope
     let m = magnetometer ? block.magnetometer : nil
     let scale = -AccelerationUnit.standardGravity
-    block.t.withUnsafeBufferPointer { t in
-      for i in 0..<n {
-        var dt = nominal
-        if let last = lastT {
-          let d = t[i] - last
-          dt = d <= 10 * nominal ? max(d, 0) : nominal
-        }
-        lastT = t[i]
-        let sample = AttitudeSample(
-          gyroscope: g.map { Vector3($0.x[i], $0.y[i], $0.z[i]) } ?? Vector3(),
-          specificForce: Vector3(block.x[i], block.y[i], block.z[i]) * scale,
-          magnetometer: m.map { Vector3($0.x[i], $0.y[i], $0.z[i]) },
-          interval: dt)
-        update(sample)
-        out.append(attitude)
+    // The state is worked on as a local and stored back once per block.
+    var filter = self
+    var last = lastT
+    out.reserveCapacity(out.count + n)
+    for i in 0..<n {
+      let t = block.t[i]
+      var dt = nominal
+      if let last {
+        let d = t - last
+        dt = d <= 10 * nominal ? max(d, 0) : nominal
       }
+      last = t
+      let sample = AttitudeSample(
+        gyroscope: g.map { Vector3($0.x[i], $0.y[i], $0.z[i]) } ?? Vector3(),
+        specificForce: Vector3(block.x[i], block.y[i], block.z[i]) * scale,
+        magnetometer: m.map { Vector3($0.x[i], $0.y[i], $0.z[i]) },
+        interval: dt)
+      filter.update(sample)
+      out.append(filter.attitude)
     }
+    lastT = last
+    self = filter
   }
 }
 

@@ -4,71 +4,123 @@
   import Darwin
 #endif
 
-/// A 3x3 matrix of Doubles, by rows: the small linear algebra of the attitude filters.
+/// A 3x3 matrix of Doubles (m[row][column] as mRC): the small linear algebra of the attitude
+/// filters, written out in scalars (the compiler keeps them in registers).
 @usableFromInline struct Matrix3: Sendable {
-  @usableFromInline var r0, r1, r2: Vector3
+  @usableFromInline var m00, m01, m02, m10, m11, m12, m20, m21, m22: Double
 
-  @inlinable init(_ r0: Vector3, _ r1: Vector3, _ r2: Vector3) { (self.r0, self.r1, self.r2) = (r0, r1, r2) }
+  @inlinable @inline(__always) init(
+    _ m00: Double, _ m01: Double, _ m02: Double, _ m10: Double, _ m11: Double, _ m12: Double,
+    _ m20: Double, _ m21: Double, _ m22: Double
+  ) {
+    (self.m00, self.m01, self.m02) = (m00, m01, m02)
+    (self.m10, self.m11, self.m12) = (m10, m11, m12)
+    (self.m20, self.m21, self.m22) = (m20, m21, m22)
+  }
 
-  @inlinable static func diagonal(_ d: Vector3) -> Matrix3 {
-    Matrix3(Vector3(d.x, 0, 0), Vector3(0, d.y, 0), Vector3(0, 0, d.z))
+  @inlinable @inline(__always) static func diagonal(_ d: Vector3) -> Matrix3 {
+    Matrix3(d.x, 0, 0, 0, d.y, 0, 0, 0, d.z)
   }
 
   @inlinable static var identity: Matrix3 { diagonal(Vector3(1, 1, 1)) }
 
   /// The rotation matrix of a unit quaternion (sensor to world).
-  @inlinable init(rotation q: Quaternion) {
+  @inlinable @inline(__always) init(rotation q: Quaternion) {
     let (w, x, y, z) = (q.w, q.x, q.y, q.z)
     self.init(
-      Vector3(1 - 2 * y * y - 2 * z * z, 2 * (y * x - w * z), 2 * (w * y + z * x)),
-      Vector3(2 * (w * z + y * x), 1 - 2 * x * x - 2 * z * z, 2 * (y * z - x * w)),
-      Vector3(2 * (z * x - w * y), 2 * (w * x + z * y), 1 - 2 * x * x - 2 * y * y))
+      1 - 2 * y * y - 2 * z * z, 2 * (y * x - w * z), 2 * (w * y + z * x),
+      2 * (w * z + y * x), 1 - 2 * x * x - 2 * z * z, 2 * (y * z - x * w),
+      2 * (z * x - w * y), 2 * (w * x + z * y), 1 - 2 * x * x - 2 * y * y)
   }
 
-  @inlinable var transposed: Matrix3 {
-    Matrix3(Vector3(r0.x, r1.x, r2.x), Vector3(r0.y, r1.y, r2.y), Vector3(r0.z, r1.z, r2.z))
+  @inlinable @inline(__always) var transposed: Matrix3 {
+    Matrix3(m00, m10, m20, m01, m11, m21, m02, m12, m22)
   }
 
-  @inlinable static func * (m: Matrix3, v: Vector3) -> Vector3 {
-    Vector3((m.r0 * v).sum(), (m.r1 * v).sum(), (m.r2 * v).sum())
+  /// Row `i` times `v`.
+  @inlinable @inline(__always) func row(_ i: Int, _ v: Vector3) -> Double {
+    switch i {
+    case 0: return m00 * v.x + m01 * v.y + m02 * v.z
+    case 1: return m10 * v.x + m11 * v.y + m12 * v.z
+    default: return m20 * v.x + m21 * v.y + m22 * v.z
+    }
   }
 
-  @inlinable static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
+  @inlinable @inline(__always) static func * (m: Matrix3, v: Vector3) -> Vector3 {
+    Vector3(m.row(0, v), m.row(1, v), m.row(2, v))
+  }
+
+  @inlinable @inline(__always) static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
     Matrix3(
-      b.r0 * a.r0.x + b.r1 * a.r0.y + b.r2 * a.r0.z,
-      b.r0 * a.r1.x + b.r1 * a.r1.y + b.r2 * a.r1.z,
-      b.r0 * a.r2.x + b.r1 * a.r2.y + b.r2 * a.r2.z)
+      a.m00 * b.m00 + a.m01 * b.m10 + a.m02 * b.m20, a.m00 * b.m01 + a.m01 * b.m11 + a.m02 * b.m21,
+      a.m00 * b.m02 + a.m01 * b.m12 + a.m02 * b.m22,
+      a.m10 * b.m00 + a.m11 * b.m10 + a.m12 * b.m20, a.m10 * b.m01 + a.m11 * b.m11 + a.m12 * b.m21,
+      a.m10 * b.m02 + a.m11 * b.m12 + a.m12 * b.m22,
+      a.m20 * b.m00 + a.m21 * b.m10 + a.m22 * b.m20, a.m20 * b.m01 + a.m21 * b.m11 + a.m22 * b.m21,
+      a.m20 * b.m02 + a.m21 * b.m12 + a.m22 * b.m22)
   }
 
-  @inlinable static func + (a: Matrix3, b: Matrix3) -> Matrix3 {
-    Matrix3(a.r0 + b.r0, a.r1 + b.r1, a.r2 + b.r2)
+  @inlinable @inline(__always) static func + (a: Matrix3, b: Matrix3) -> Matrix3 {
+    Matrix3(
+      a.m00 + b.m00, a.m01 + b.m01, a.m02 + b.m02, a.m10 + b.m10, a.m11 + b.m11, a.m12 + b.m12,
+      a.m20 + b.m20, a.m21 + b.m21, a.m22 + b.m22)
   }
-  @inlinable static func - (a: Matrix3, b: Matrix3) -> Matrix3 {
-    Matrix3(a.r0 - b.r0, a.r1 - b.r1, a.r2 - b.r2)
+
+  @inlinable @inline(__always) static func - (a: Matrix3, b: Matrix3) -> Matrix3 {
+    Matrix3(
+      a.m00 - b.m00, a.m01 - b.m01, a.m02 - b.m02, a.m10 - b.m10, a.m11 - b.m11, a.m12 - b.m12,
+      a.m20 - b.m20, a.m21 - b.m21, a.m22 - b.m22)
   }
 
   /// The inverse by the adjugate (the matrices inverted here are symmetric positive definite).
-  @inlinable var inverse: Matrix3 {
-    let c0 = cross(r1, r2)
-    let c1 = cross(r2, r0)
-    let c2 = cross(r0, r1)
-    let det = (r0 * c0).sum()
-    return Matrix3(c0 / det, c1 / det, c2 / det).transposed
+  @inlinable @inline(__always) var inverse: Matrix3 {
+    let c00 = m11 * m22 - m12 * m21
+    let c01 = m12 * m20 - m10 * m22
+    let c02 = m10 * m21 - m11 * m20
+    let d = 1 / (m00 * c00 + m01 * c01 + m02 * c02)
+    return Matrix3(
+      c00 * d, (m02 * m21 - m01 * m22) * d, (m01 * m12 - m02 * m11) * d,
+      c01 * d, (m00 * m22 - m02 * m20) * d, (m02 * m10 - m00 * m12) * d,
+      c02 * d, (m01 * m20 - m00 * m21) * d, (m00 * m11 - m01 * m10) * d)
   }
 }
 
-@inlinable func cross(_ a: Vector3, _ b: Vector3) -> Vector3 {
+@inlinable @inline(__always) func cross(_ a: Vector3, _ b: Vector3) -> Vector3 {
   Vector3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
 }
 
-@inlinable func dot(_ a: Vector3, _ b: Vector3) -> Double { (a * b).sum() }
+@inlinable @inline(__always) func dot(_ a: Vector3, _ b: Vector3) -> Double {
+  a.x * b.x + a.y * b.y + a.z * b.z
+}
 
-@inlinable func length(_ a: Vector3) -> Double { (a * a).sum().squareRoot() }
+@inlinable @inline(__always) func length(_ a: Vector3) -> Double { dot(a, a).squareRoot() }
 
 /// The gain of a first-order low-pass with time constant `tau` at interval `dt`: 1 - exp(-dt/tau);
 /// 0 disables (negative tau), 1 passes through (tau 0).
-@inlinable func gain(tau: Double, interval dt: Double) -> Double {
+@inlinable @inline(__always) func gain(tau: Double, interval dt: Double) -> Double {
   if tau < 0 { return 0 }
   if tau == 0 { return 1 }
   return 1 - exp(-dt / tau)
+}
+
+/// cos(angle / 2) and sin(angle / 2). Gyroscope steps are small angles: below 0.2 rad the Taylor
+/// series to the x^10 term (x = angle / 2 < 0.1, next term below 1e-18 relative, under half an ulp)
+/// gives libm's values without its cost; larger angles call libm.
+@inlinable @inline(__always) func halfAngleCosineAndSine(_ angle: Double) -> (Double, Double) {
+  let x = angle / 2
+  guard abs(x) < 0.1 else { return (cos(x), sin(x)) }
+  let x2 = x * x
+  let c =
+    1 - x2 * 0.5
+    * (1 - x2 * (1.0 / 12) * (1 - x2 * (1.0 / 30) * (1 - x2 * (1.0 / 56) * (1 - x2 * (1.0 / 90)))))
+  let s =
+    x
+    * (1 - x2 * (1.0 / 6)
+      * (1 - x2 * (1.0 / 20) * (1 - x2 * (1.0 / 42) * (1 - x2 * (1.0 / 72) * (1 - x2 * (1.0 / 110))))))
+  return (c, s)
+}
+
+/// `v` with each component clipped to [-limit, limit].
+@inlinable @inline(__always) func clip(_ v: Vector3, _ limit: Double) -> Vector3 {
+  Vector3(min(max(v.x, -limit), limit), min(max(v.y, -limit), limit), min(max(v.z, -limit), limit))
 }

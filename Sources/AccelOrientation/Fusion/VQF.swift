@@ -186,14 +186,16 @@ public struct VQFFilter: AttitudeFilter {
   @usableFromInline var gyrQuat = Quaternion.identity
   @usableFromInline var accQuat = Quaternion.identity
   @usableFromInline var delta = 0.0
+  /// The rotation by `delta` about world z, kept with it.
+  @usableFromInline var headingQuat = Quaternion.identity
   @usableFromInline var restDetected = false
   @usableFromInline var magDistDetected = true
   @usableFromInline var accLp: MeanStartLowpass<Vector3>
   @usableFromInline var kMagInit = 1.0
   @usableFromInline var bias = Vector3()
   @usableFromInline var biasP: Matrix3
-  @usableFromInline var rLp: MeanStartLowpass<SIMD16<Double>>
-  @usableFromInline var biasLp: MeanStartLowpass<SIMD2<Double>>
+  @usableFromInline var rLp: MeanStartLowpass<SIMD8<Double>>
+  @usableFromInline var biasLp: MeanStartLowpass<SIMD4<Double>>
   @usableFromInline var restT = 0.0
   @usableFromInline var restGyrLp: MeanStartLowpass<Vector3>
   @usableFromInline var restAccLp: MeanStartLowpass<Vector3>
@@ -247,7 +249,7 @@ public struct VQFFilter: AttitudeFilter {
   @inlinable public var attitude6D: Quaternion { accQuat * gyrQuat }
 
   /// The attitude with the magnetometer's heading correction (east-north-up).
-  @inlinable public var attitude: Quaternion { Quaternion.heading(delta) * (accQuat * gyrQuat) }
+  @inlinable @inline(__always) public var attitude: Quaternion { headingQuat * (accQuat * gyrQuat) }
 
   /// The gyroscope bias estimate in rad/s.
   public var gyroscopeBias: Vector3 { bias }
@@ -275,10 +277,9 @@ public struct VQFFilter: AttitudeFilter {
     let unbiased = gyr - bias
     let norm = length(unbiased)
     if norm > .ulpOfOne {
-      let angle = norm * interval
-      let s = sin(angle / 2) / norm
-      gyrQuat =
-        (gyrQuat * Quaternion(cos(angle / 2), s * unbiased.x, s * unbiased.y, s * unbiased.z)).normalized
+      let (c, s) = halfAngleCosineAndSine(norm * interval)
+      let k = s / norm
+      gyrQuat = (gyrQuat * Quaternion(c, k * unbiased.x, k * unbiased.y, k * unbiased.z)).normalized
     }
   }
 
@@ -310,34 +311,26 @@ public struct VQFFilter: AttitudeFilter {
 
   @inlinable mutating func estimateBias(_ accEarth: Vector3) {
     let r = Matrix3(rotation: accQuat * gyrQuat)
-    var packed = SIMD16<Double>()
-    packed[0] = r.r0.x
-    packed[1] = r.r0.y
-    packed[2] = r.r0.z
-    packed[3] = r.r1.x
-    packed[4] = r.r1.y
-    packed[5] = r.r1.z
-    packed[6] = r.r2.x
-    packed[7] = r.r2.y
-    packed[8] = r.r2.z
-    packed = rLp.step(packed)
-    let rf = Matrix3(
-      Vector3(packed[0], packed[1], packed[2]), Vector3(packed[3], packed[4], packed[5]),
-      Vector3(packed[6], packed[7], packed[8]))
-    let lp = biasLp.step(SIMD2(dot(r.r0, bias), dot(r.r1, bias)))
+    // R and the bias in the frame of R's first two rows are low-passed with the same filter:
+    // R's first eight entries in one vector, the ninth with the two bias components in another.
+    let eight = rLp.step(SIMD8(r.m00, r.m01, r.m02, r.m10, r.m11, r.m12, r.m20, r.m21))
+    let rest = biasLp.step(SIMD4(r.m22, r.row(0, bias), r.row(1, bias), 0))
+    let rf = Matrix3(eight[0], eight[1], eight[2], eight[3], eight[4], eight[5], eight[6], eight[7], rest[0])
+    let lp = SIMD2(rest[1], rest[2])
     var e: Vector3
     var h: Matrix3
     var w: Vector3
     var measured = true
-    if restDetected && restEnabled {
+    let restStep = restDetected && restEnabled
+    if restStep {
       e = restLastGyrLp - bias
       h = .identity
       w = Vector3(repeating: biasRestW)
     } else if motionEnabled {
       e = Vector3(
-        -accEarth.y / ts + lp.x - dot(rf.r0, bias),
-        accEarth.x / ts + lp.y - dot(rf.r1, bias),
-        -dot(rf.r2, bias))
+        -accEarth.y / ts + lp.x - rf.row(0, bias),
+        accEarth.x / ts + lp.y - rf.row(1, bias),
+        -rf.row(2, bias))
       h = rf
       w = Vector3(biasMotionW, biasMotionW, biasVerticalW)
     } else {
@@ -345,16 +338,18 @@ public struct VQFFilter: AttitudeFilter {
       measured = false
     }
     // The covariance grows while it is below its initial value (forgetting).
-    if biasP.r0.x < biasP0 { biasP.r0.x += biasV }
-    if biasP.r1.y < biasP0 { biasP.r1.y += biasV }
-    if biasP.r2.z < biasP0 { biasP.r2.z += biasV }
+    if biasP.m00 < biasP0 { biasP.m00 += biasV }
+    if biasP.m11 < biasP0 { biasP.m11 += biasV }
+    if biasP.m22 < biasP0 { biasP.m22 += biasV }
     guard measured else { return }
-    e = e.clamped(lowerBound: Vector3(repeating: -biasClip), upperBound: Vector3(repeating: biasClip))
-    let ht = h.transposed
-    let k = biasP * ht * (Matrix3.diagonal(w) + h * biasP * ht).inverse
+    e = clip(e, biasClip)
+    // K = P H^T (W + H P H^T)^-1; P -= K H P, with H P = (P H^T)^T as P is symmetric.
+    let pht = restStep ? biasP : biasP * h.transposed
+    let s = (restStep ? biasP : h * pht) + Matrix3.diagonal(w)
+    let k = pht * s.inverse
     bias += k * e
-    biasP = biasP - k * h * biasP
-    bias = bias.clamped(lowerBound: Vector3(repeating: -biasClip), upperBound: Vector3(repeating: biasClip))
+    biasP = biasP - k * pht.transposed
+    bias = clip(bias, biasClip)
   }
 
   @inlinable mutating func updateMagnetometer(_ mag: Vector3) {
@@ -384,6 +379,7 @@ public struct VQFFilter: AttitudeFilter {
     }
     delta += k * disagreement
     if delta > .pi { delta -= 2 * .pi } else if delta < -.pi { delta += 2 * .pi }
+    headingQuat = Quaternion.heading(delta)
   }
 
   @inlinable mutating func detectDisturbance(_ magEarth: Vector3) {
