@@ -77,7 +77,9 @@ def heading_rmse(est, ref, mask):
 def accelkit_run(binary, path, method, mag, work):
     out = os.path.join(work, "att.npy")
     argv = [binary, "attitude", path, "-o", out, "--mag", "on" if mag else "off"]
-    if method:
+    if method == "vqf --offline":
+        argv += ["--offline"]
+    elif method:
         argv += ["--method", method]
     subprocess.check_call(argv)
     a = np.load(out)
@@ -86,12 +88,14 @@ def accelkit_run(binary, path, method, mag, work):
 
 def peers(gyr, acc, mag, rate):
     """Each peer's (6D, 9D) quaternions, sensor to an ENU-like world."""
-    from vqf import VQF
+    from vqf import VQF, offlineVQF
     from ahrs.filters import Madgwick, Mahony
     import imufusion
     out = {}
     r = VQF(1 / rate).updateBatch(gyr, acc, mag)
     out["vqf (python package)"] = (r["quat6D"], r["quat9D"])
+    out["vqf offlineVQF (python package)"] = (offlineVQF(gyr, acc, None, 1 / rate)["quat6D"],
+                                              offlineVQF(gyr, acc, mag, 1 / rate)["quat9D"])
     out["ahrs Madgwick"] = (Madgwick(gyr=gyr, acc=acc, frequency=rate).Q,
                             qmul(np.tile(TO_ENU, (len(gyr), 1)), Madgwick(gyr=gyr, acc=acc, mag=mag, frequency=rate).Q))
     out["ahrs Mahony"] = (Mahony(gyr=gyr, acc=acc, frequency=rate).Q, Mahony(gyr=gyr, acc=acc, mag=mag, frequency=rate).Q)
@@ -137,7 +141,7 @@ def main():
             mask = np.isfinite(ref).all(1) & (d["t_s"].to_numpy() >= 5)
             rate = 1 / np.median(np.diff(d["t_s"].to_numpy()))
             results = {}
-            for method in ("vqf", "madgwick", "mahony", "complementary", "accel"):
+            for method in ("vqf", "vqf --offline", "madgwick", "mahony", "complementary", "accel"):
                 results["accelkit " + method] = (accelkit_run(binary, path, method, False, work),
                                                  accelkit_run(binary, path, method, True, work))
             if not args.no_peers:

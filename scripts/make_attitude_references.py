@@ -4,7 +4,7 @@
 Makes a seeded synthetic IMU recording (100 Hz, 30 s: rest, slow and fast rotations, linear
 accelerations, a constant gyroscope bias, noise, a magnetic disturbance) and runs on it:
   - vqf.VQF (the C++ core of the `vqf` package) with default parameters, 6D and 9D, and
-    vqf.PyVQF (its pure-Python twin) as a cross-check;
+    vqf.PyVQF (its pure-Python twin) as a cross-check; vqf.offlineVQF (its offline variant);
   - ahrs.filters.Madgwick.updateIMU / updateMARG and ahrs.filters.Mahony.updateIMU / updateMARG
     with their default gains, started from the attitude at rest of the first sample (computed
     here, independently of accelkit) and stepped with dt = 1 / rate.
@@ -19,7 +19,7 @@ from importlib.metadata import version
 
 import numpy as np
 from ahrs.filters import Madgwick, Mahony
-from vqf import VQF, PyVQF
+from vqf import VQF, PyVQF, offlineVQF
 
 RATE = 100.0
 TS = 1.0 / RATE
@@ -118,6 +118,10 @@ outputs["vqf_9d"] = r9["quat9D"]
 outputs["vqf_bias"] = r9["bias"]
 outputs["vqf_rest"] = r9["restDetected"].astype(float)
 outputs["vqf_mag_disturbed"] = r9["magDistDetected"].astype(float)
+off = offlineVQF(np.ascontiguousarray(gyr), np.ascontiguousarray(acc), np.ascontiguousarray(mag), TS)
+outputs["offline_vqf_6d"] = off["quat6D"]
+outputs["offline_vqf_9d"] = off["quat9D"]
+outputs["offline_vqf_6d_no_mag"] = offlineVQF(np.ascontiguousarray(gyr), np.ascontiguousarray(acc), None, TS)["quat6D"]
 py = PyVQF(TS).updateBatch(gyr, acc, mag)
 assert np.max(np.abs(py["quat9D"] - r9["quat9D"])) < 1e-9, "PyVQF and VQF disagree"
 

@@ -66,6 +66,19 @@ import Testing
         == (try accelkit(["attitude", trace, "-o", "-"])).stdout)
   }
 
+  /// --offline: VQF's offline variant through a scratch file; the same conventions and shape.
+  @Test func offlineVariant() throws {
+    let offline = try accelkit(["attitude", "--offline", trace, "-o", "-"])
+    #expect(offline.status == 0, "\(offline.stderr)")
+    let lines = offline.stdout.split(separator: "\n")
+    #expect(lines.count == 201 && lines[0] == "t,qw,qx,qy,qz,roll,pitch,yaw")
+    let relative = try accelkit(["attitude", "--offline", "--mag", "off", trace, "-o", "-"])
+    let first = relative.stdout.split(separator: "\n")[1].split(separator: ",").map { Double($0)! }
+    #expect(abs(first[7]) < 1e-9, "the first yaw is 0 without a magnetometer")
+    let madgwick = try accelkit(["attitude", "--offline", "--method", "madgwick", trace, "-o", "-"])
+    #expect(madgwick.status == 64 && madgwick.stderr.contains("offline"))
+  }
+
   @Test func usageErrors() throws {
     let plain = temporaryCSV("t,x,y,z\n0,0,0,-1\n0.01,0,0,-1\n0.02,0,0,-1\n", name: "plain.csv")
     let noGyro = try accelkit(["attitude", "--method", "vqf", plain, "-o", "-"])

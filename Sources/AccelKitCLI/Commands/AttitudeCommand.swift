@@ -26,7 +26,8 @@ struct AttitudeCommand: ParsableCommand {
       package computes them), complementary, accel (the accelerometer alone; default without a \
       gyroscope). --list-params lists every method's parameters with units and defaults; set \
       them with --param NAME=VALUE. Streams in constant memory; the gyroscope is integrated over \
-      each sample's own interval, so irregular timestamps are handled.
+      each sample's own interval, so irregular timestamps are handled. --offline runs VQF's \
+      offline variant, which also uses future samples (a temporary file in $TMPDIR holds the trace).
 
       Examples:
         accelkit attitude ../shared/datasets/broad-imu/02_undisturbed_slow_rotation_B.csv.gz -o attitude.csv
@@ -61,6 +62,12 @@ struct AttitudeCommand: ParsableCommand {
       "Set a parameter of the method (repeatable); see --list-params.", valueName: "name=value"))
   var params: [String] = []
 
+  @Flag(
+    help:
+      "VQF's offline variant: uses future samples too (bias from both directions, zero-phase accelerometer and heading filters); a temporary file of 192 bytes per sample."
+  )
+  var offline = false
+
   @Flag(help: "Print each method's parameters with unit, default and meaning.")
   var listParams = false
 
@@ -89,6 +96,15 @@ struct AttitudeCommand: ParsableCommand {
     let table = TableFormat(format)
     let file = try OutputFile(path: output, inputs: [stream.input], needsSeek: table.needsSeek)
     let writer = try table.makeWriter(output: file, names: settings.header, precision: .float64)
+    if offline {
+      try AttitudeStage.offline(
+        settings, rate: stream.rate, layout: stream.source.metadata.layout, store: try ScratchFile(),
+        next: stream.next
+      ) { try writer.write(columns: $0.columns) }
+      try writer.finish()
+      Diagnostics.reportSkips(stream.source)
+      return
+    }
     // The filter runs here; angles and output on a second thread, block by block in order.
     let (angles, heading) = (settings.angles, stage.hasHeading)
     let output = BackgroundStage<(t: [Double], quaternions: [Quaternion])> { item in

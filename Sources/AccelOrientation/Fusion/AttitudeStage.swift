@@ -124,8 +124,8 @@ public struct AttitudeStage: Sendable {
   public let usesMagnetometer: Bool
   /// Whether yaw means anything: false for the accelerometer alone without a magnetometer.
   public let hasHeading: Bool
-  private var filter: any AttitudeFilter
-  private let nominal: Double
+  fileprivate(set) var filter: any AttitudeFilter
+  let nominal: Double
   private var lastT: Double?
   private var headingOffset: Quaternion?
 
@@ -286,5 +286,35 @@ public struct FusedGravitySplit: Sendable {
       uz[i] -= g.z[i]
     }
     return [block.t, g.x, g.y, g.z, ux, uy, uz]
+  }
+}
+
+extension AttitudeStage {
+  /// The whole trace at once with VQF's offline variant (`OfflineVQF`: future samples used too),
+  /// through `store`; rows handed to `emit` in order. The same settings, conventions and heading
+  /// offset as the streaming stage; only VQF has an offline variant.
+  public static func offline(
+    _ settings: AttitudeSettings, rate: Double, layout: TraceLayout, store: RandomAccessStore,
+    next: () throws -> SampleBlock?, emit: (AttitudeRows) throws -> Void
+  ) throws {
+    let stage = try AttitudeStage(settings, rate: rate, layout: layout)
+    guard let vqf = stage.filter as? VQFFilter else {
+      throw AccelError.usage(
+        "--offline is VQF's offline variant; --method \(stage.method.rawValue) has none",
+        hint: "use --method vqf (the default with a gyroscope)")
+    }
+    let offline = OfflineVQF(
+      configuration: vqf.configuration, interval: stage.nominal, magnetometer: stage.usesMagnetometer)
+    var offset: Quaternion? = stage.usesMagnetometer ? .identity : nil
+    try offline.run(store: store, next: next) { t, qs in
+      var qs = qs
+      if offset == nil, let first = qs.first {
+        offset = Quaternion.heading(-EulerAngles.yawRadians(first, aerospace: settings.angles == .aerospace))
+      }
+      if let offset, offset != .identity {
+        for i in qs.indices { qs[i] = offset * qs[i] }
+      }
+      try emit(AttitudeRows(t: t, quaternions: qs, angles: settings.angles, hasHeading: stage.hasHeading))
+    }
   }
 }

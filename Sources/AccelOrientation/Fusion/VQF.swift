@@ -146,6 +146,13 @@ public struct VQFConfiguration: TunableConfiguration {
     }
   }
 
+  /// Starts in steady state at `x` (no averaging phase).
+  @inlinable mutating func start(at x: V) {
+    started = true
+    s0 = x * (1 - b0)
+    s1 = x * (b2 - a2)
+  }
+
   @inlinable mutating func step(_ x: V) -> V {
     if !started {
       count += 1
