@@ -113,3 +113,22 @@ public func parseAssignments(_ items: [String], owner: String) throws -> [(Strin
   }
   return assignments
 }
+
+/// What `--list-params` prints: for each owner (a rule, an attitude method) a line with its name and
+/// summary, then one line per parameter: name, default, unit, meaning.
+public func parameterListing(
+  _ sections: [(
+    name: String, summary: String,
+    rows: [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)]
+  )]
+) -> String {
+  var text = ""
+  for section in sections {
+    text += "\(section.name): \(section.summary)\n"
+    let width = section.rows.map(\.name.count).max() ?? 0
+    for p in section.rows {
+      text += "  \(p.name.padded(to: width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
+    }
+  }
+  return text
+}

@@ -112,16 +112,7 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
 
   /// The parameters of every rule, as `accelkit detect-shakes --list-params` prints them.
   public static var parameterList: String {
-    var text = ""
-    for r in ShakeRules.all {
-      text += "\(r.name): \(r.summary)\n"
-      let rows = ShakeRules.parameterRows(r)
-      let width = rows.map(\.name.count).max() ?? 0
-      for p in rows {
-        text += "  \(p.name.padded(to: width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
-      }
-    }
-    return text
+    parameterListing(ShakeRules.all.map { ($0.name, $0.summary, ShakeRules.parameterRows($0)) })
   }
 
   /// Parses `NAME=VALUE` items (or `RULE.NAME=VALUE` for this rule) for `rule`.

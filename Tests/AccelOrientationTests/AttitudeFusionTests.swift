@@ -144,24 +144,7 @@ func stage(
   @Test(arguments: AttitudeMethod.allCases)
   func chunkedEqualsOneShot(method: AttitudeMethod) throws {
     typealias R = AttitudeReferences
-    var block = SampleBlock(
-      layout: TraceLayout(hasGyroscope: true, hasMagnetometer: true), capacity: R.gyroscope.count)
-    var g = AxisColumns(x: [], y: [], z: [])
-    var m = g
-    for i in R.gyroscope.indices {
-      block.t.append(Double(i) / R.rate)
-      block.x.append(-R.force[i].x / 9.80665)
-      block.y.append(-R.force[i].y / 9.80665)
-      block.z.append(-R.force[i].z / 9.80665)
-      g.x.append(R.gyroscope[i].x)
-      g.y.append(R.gyroscope[i].y)
-      g.z.append(R.gyroscope[i].z)
-      m.x.append(R.field[i].x)
-      m.y.append(R.field[i].y)
-      m.z.append(R.field[i].z)
-    }
-    block.gyroscope = g
-    block.magnetometer = m
+    let block = R.block()
     for angles in OrientationSettings.Angles.allCases {
       for magnetometer in [MagnetometerUse.on, .off] {
         var whole = try stage(method, magnetometer: magnetometer, rate: R.rate, angles: angles)

@@ -43,6 +43,29 @@ enum AttitudeReferences {
     return out
   }
 
+  /// The recording as one block in accelkit's units (g, Apple's convention; rad/s; µT).
+  static func block() -> SampleBlock {
+    var all = SampleBlock(
+      layout: TraceLayout(hasGyroscope: true, hasMagnetometer: true), capacity: gyroscope.count)
+    var g = AxisColumns(x: [], y: [], z: [])
+    var m = g
+    for i in gyroscope.indices {
+      all.t.append(Double(i) / rate)
+      all.x.append(-force[i].x / 9.80665)
+      all.y.append(-force[i].y / 9.80665)
+      all.z.append(-force[i].z / 9.80665)
+      g.x.append(gyroscope[i].x)
+      g.y.append(gyroscope[i].y)
+      g.z.append(gyroscope[i].z)
+      m.x.append(field[i].x)
+      m.y.append(field[i].y)
+      m.z.append(field[i].z)
+    }
+    all.gyroscope = g
+    all.magnetometer = m
+    return all
+  }
+
   /// The largest component difference, the quaternions' signs aligned.
   static func worst(_ a: [Quaternion], _ b: [Quaternion]) -> Double {
     zip(a, b).map { p, q in
@@ -123,7 +146,9 @@ enum AttitudeReferences {
 final class MemoryStore: RandomAccessStore {
   var bytes: [UInt8] = []
   func write(_ data: UnsafeRawBufferPointer, at offset: Int) throws {
-    if bytes.count < offset + data.count { bytes += [UInt8](repeating: 0, count: offset + data.count - bytes.count) }
+    if bytes.count < offset + data.count {
+      bytes += [UInt8](repeating: 0, count: offset + data.count - bytes.count)
+    }
     for i in 0..<data.count { bytes[offset + i] = data[i] }
   }
   func read(into data: UnsafeMutableRawBufferPointer, at offset: Int) throws {
@@ -134,30 +159,15 @@ final class MemoryStore: RandomAccessStore {
 @Suite struct OfflineVQFReferenceTests {
   typealias R = AttitudeReferences
 
-  /// The fixture recording as blocks of `size` samples (g, Apple's convention; rad/s; µT).
+  /// The fixture recording as blocks of `size` samples.
   static func blocks(size: Int) -> [SampleBlock] {
-    var all = SampleBlock(layout: TraceLayout(hasGyroscope: true, hasMagnetometer: true), capacity: R.gyroscope.count)
-    var g = AxisColumns(x: [], y: [], z: [])
-    var m = g
-    for i in R.gyroscope.indices {
-      all.t.append(Double(i) / R.rate)
-      all.x.append(-R.force[i].x / 9.80665)
-      all.y.append(-R.force[i].y / 9.80665)
-      all.z.append(-R.force[i].z / 9.80665)
-      g.x.append(R.gyroscope[i].x)
-      g.y.append(R.gyroscope[i].y)
-      g.z.append(R.gyroscope[i].z)
-      m.x.append(R.field[i].x)
-      m.y.append(R.field[i].y)
-      m.z.append(R.field[i].z)
-    }
-    all.gyroscope = g
-    all.magnetometer = m
+    let all = R.block()
     return stride(from: 0, to: all.count, by: size).map { all.slice($0..<min(all.count, $0 + size)) }
   }
 
   static func run(magnetometer: Bool, blockSize: Int, chunk: Int) throws -> [Quaternion] {
-    let offline = OfflineVQF(configuration: VQFConfiguration(), interval: 1 / R.rate, magnetometer: magnetometer, chunk: chunk)
+    let offline = OfflineVQF(
+      configuration: VQFConfiguration(), interval: 1 / R.rate, magnetometer: magnetometer, chunk: chunk)
     var pending = blocks(size: blockSize)[...]
     var out: [Quaternion] = []
     try offline.run(store: MemoryStore(), next: { pending.popFirst() }) { _, qs in out += qs }

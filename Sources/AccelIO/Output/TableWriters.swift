@@ -29,6 +29,16 @@ public enum TableFormat: Sendable {
     return false
   }
 
+  /// Opens `path` (an atomic output that refuses to replace any of `inputs`) as a table of `names`
+  /// in `format`, or the format its extension names, else CSV.
+  public static func openWriter(
+    path: String, format: TraceFormat?, inputs: [ByteInput], names: [String], precision: SamplePrecision
+  ) throws -> TableSink {
+    let table = TableFormat(format ?? TraceFormat(pathExtensionOf: path) ?? .csv)
+    let file = try OutputFile(path: path, inputs: inputs, needsSeek: table.needsSeek)
+    return try table.makeWriter(output: file, names: names, precision: precision)
+  }
+
   /// Opens a writer of `names` columns to `output`.
   public func makeWriter(output: OutputFile, names: [String], precision: SamplePrecision) throws -> TableSink {
     switch self {

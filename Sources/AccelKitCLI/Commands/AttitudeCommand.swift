@@ -92,10 +92,8 @@ struct AttitudeCommand: ParsableCommand {
     let settings = try settings()
     let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var stage = try AttitudeStage(settings, rate: stream.rate, layout: stream.source.metadata.layout)
-    let format = to ?? TraceFormat(pathExtensionOf: output) ?? .csv
-    let table = TableFormat(format)
-    let file = try OutputFile(path: output, inputs: [stream.input], needsSeek: table.needsSeek)
-    let writer = try table.makeWriter(output: file, names: settings.header, precision: .float64)
+    let writer = try TableFormat.openWriter(
+      path: output, format: to, inputs: [stream.input], names: settings.header, precision: .float64)
     if offline {
       try AttitudeStage.offline(
         settings, rate: stream.rate, layout: stream.source.metadata.layout, store: try ScratchFile(),

@@ -93,11 +93,9 @@ enum FilterRunner {
       try writeStdout(filter.description)
       return
     }
-    let format = options.to ?? TraceFormat(pathExtensionOf: options.output) ?? .csv
-    let table = TableFormat(format)
-    let file = try OutputFile(path: options.output, inputs: [stream.input], needsSeek: table.needsSeek)
-    let writer = try table.makeWriter(
-      output: file, names: filter.columns, precision: options.dtype ?? stream.source.metadata.precision)
+    let writer = try TableFormat.openWriter(
+      path: options.output, format: options.to, inputs: [stream.input], names: filter.columns,
+      precision: options.dtype ?? stream.source.metadata.precision)
     var regularity = RegularityCheck(rate: stream.rate)
     if let sections = filter.zeroPhaseSections {
       try ZeroPhaseRunner.run(
@@ -123,11 +121,9 @@ enum FilterRunner {
       try writeStdout("gravity from the fused attitude (\(split.method.rawValue)): \(split.method.summary)\n")
       return
     }
-    let format = options.to ?? TraceFormat(pathExtensionOf: options.output) ?? .csv
-    let table = TableFormat(format)
-    let file = try OutputFile(path: options.output, inputs: [stream.input], needsSeek: table.needsSeek)
-    let writer = try table.makeWriter(
-      output: file, names: FusedGravitySplit.columns, precision: options.dtype ?? stream.source.metadata.precision)
+    let writer = try TableFormat.openWriter(
+      path: options.output, format: options.to, inputs: [stream.input], names: FusedGravitySplit.columns,
+      precision: options.dtype ?? stream.source.metadata.precision)
     while let block = try stream.next() { try writer.write(columns: split.process(block)) }
     try writer.finish()
     Diagnostics.reportSkips(stream.source)

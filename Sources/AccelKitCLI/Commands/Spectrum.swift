@@ -196,10 +196,8 @@ struct Spectrogram: ParsableCommand {
     if request.window == nil, let alpha = spectral.tukeyAlpha { request.window = .tukey(alpha: alpha) }
     spectral.loadWisdom()
     let spectrogram = TraceSpectrogram(request, rate: stream.rate, name: stream.name)
-    let format = to ?? TraceFormat(pathExtensionOf: output) ?? .csv
-    let table = TableFormat(format)
-    let file = try OutputFile(path: output, inputs: [stream.input], needsSeek: table.needsSeek)
-    let writer = try table.makeWriter(output: file, names: spectrogram.columnNames, precision: .float64)
+    let writer = try TableFormat.openWriter(
+      path: output, format: to, inputs: [stream.input], names: spectrogram.columnNames, precision: .float64)
     func write(_ columns: [[Double]]) throws { if !(columns.first?.isEmpty ?? true) { try writer.write(columns: columns) } }
     while let block = try stream.next() { try write(try spectrogram.add(block)) }
     try write(try spectrogram.finish())

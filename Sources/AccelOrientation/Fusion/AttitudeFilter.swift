@@ -18,6 +18,42 @@ public struct AttitudeSample: Sendable {
   }
 }
 
+extension AttitudeSample {
+  /// Sample `i` of `block` (g, Apple's convention; rad/s; µT): the specific force is the negated
+  /// reading in m/s^2; no gyroscope reads 0; the magnetometer only when `magnetometer` is set.
+  @inlinable @inline(__always) public init(
+    _ block: SampleBlock, _ i: Int, magnetometer: Bool, interval: Double
+  ) {
+    self.init(
+      gyroscope: block.gyroscope.map { Vector3($0.x[i], $0.y[i], $0.z[i]) } ?? Vector3(),
+      specificForce: Vector3(block.x[i], block.y[i], block.z[i]) * -AccelerationUnit.standardGravity,
+      magnetometer: magnetometer ? block.magnetometer.map { Vector3($0.x[i], $0.y[i], $0.z[i]) } : nil,
+      interval: interval)
+  }
+}
+
+/// The interval each sample is integrated over: the time since the previous sample (0 when time
+/// does not advance), or the nominal interval for the first sample and after a gap of more than
+/// ten nominal intervals (the rotation over a gap is unknown). `backward` walks time in reverse.
+@usableFromInline struct IntervalClock: Sendable {
+  @usableFromInline let nominal: Double
+  @usableFromInline let backward: Bool
+  @usableFromInline var last: Double?
+
+  @usableFromInline init(nominal: Double, backward: Bool = false, last: Double? = nil) {
+    self.nominal = nominal
+    self.backward = backward
+    self.last = last
+  }
+
+  @inlinable @inline(__always) mutating func interval(at t: Double) -> Double {
+    defer { last = t }
+    guard let last else { return nominal }
+    let d = backward ? last - t : t - last
+    return d <= 10 * nominal ? max(d, 0) : nominal
+  }
+}
+
 /// The attitude filters, by name.
 public enum AttitudeMethod: String, CaseIterable, Sendable {
   /// Laidig and Seel's VQF (2023): bias estimation, rest detection, magnetic disturbance rejection.

@@ -47,16 +47,7 @@ public struct AttitudeSettings: Sendable, Equatable {
 
   /// Every method's parameters with unit, default and meaning, as `--list-params` prints them.
   public static var parameterList: String {
-    var text = ""
-    for method in AttitudeMethod.allCases {
-      text += "\(method.rawValue): \(method.summary)\n"
-      let rows = Self.rows(method)
-      let width = rows.map(\.name.count).max() ?? 0
-      for p in rows {
-        text += "  \(p.name.padded(to: width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
-      }
-    }
-    return text
+    parameterListing(AttitudeMethod.allCases.map { ($0.rawValue, $0.summary, Self.rows($0)) })
   }
 
   private static func rows(_ method: AttitudeMethod) -> [(
@@ -229,31 +220,16 @@ extension AttitudeFilter {
     _ block: SampleBlock, nominal: Double, lastT: inout Double?, magnetometer: Bool,
     into out: inout [Quaternion]
   ) {
-    let n = block.count
-    let g = block.gyroscope
-    let m = magnetometer ? block.magnetometer : nil
-    let scale = -AccelerationUnit.standardGravity
     // The state is worked on as a local and stored back once per block.
     var filter = self
-    var last = lastT
-    out.reserveCapacity(out.count + n)
-    for i in 0..<n {
-      let t = block.t[i]
-      var dt = nominal
-      if let last {
-        let d = t - last
-        dt = d <= 10 * nominal ? max(d, 0) : nominal
-      }
-      last = t
-      let sample = AttitudeSample(
-        gyroscope: g.map { Vector3($0.x[i], $0.y[i], $0.z[i]) } ?? Vector3(),
-        specificForce: Vector3(block.x[i], block.y[i], block.z[i]) * scale,
-        magnetometer: m.map { Vector3($0.x[i], $0.y[i], $0.z[i]) },
-        interval: dt)
-      filter.update(sample)
+    var clock = IntervalClock(nominal: nominal, last: lastT)
+    out.reserveCapacity(out.count + block.count)
+    for i in 0..<block.count {
+      filter.update(
+        AttitudeSample(block, i, magnetometer: magnetometer, interval: clock.interval(at: block.t[i])))
       out.append(filter.attitude)
     }
-    lastT = last
+    lastT = clock.last
     self = filter
   }
 }

@@ -78,9 +78,8 @@ public struct OfflineVQF {
   private func forward(_ next: () throws -> SampleBlock?, _ scratch: Scratch) throws -> Int {
     var vqf = VQFFilter(interval: interval, configuration: configuration)
     var n = 0
-    var last: Double?
+    var clock = IntervalClock(nominal: interval)
     var buffer = [Double](repeating: 0, count: chunk * Self.width)
-    let scale = -AccelerationUnit.standardGravity
     while let block = try next() {
       var i = 0
       while i < block.count {
@@ -89,16 +88,9 @@ public struct OfflineVQF {
           let j = i + k
           let o = k * Self.width
           let t = block.t[j]
-          var dt = interval
-          if let last {
-            let d = t - last
-            dt = d <= 10 * interval ? max(d, 0) : interval
-          }
-          last = t
-          let g = block.gyroscope.map { Vector3($0.x[j], $0.y[j], $0.z[j]) } ?? Vector3()
-          let f = Vector3(block.x[j], block.y[j], block.z[j]) * scale
-          let m = magnetometer ? block.magnetometer.map { Vector3($0.x[j], $0.y[j], $0.z[j]) } : nil
-          vqf.update(AttitudeSample(gyroscope: g, specificForce: f, magnetometer: m, interval: dt))
+          let sample = AttitudeSample(block, j, magnetometer: magnetometer, interval: clock.interval(at: t))
+          vqf.update(sample)
+          let (g, f, m) = (sample.gyroscope, sample.specificForce, sample.magnetometer)
           buffer[o + Self.t] = t
           (buffer[o + Self.gyr], buffer[o + Self.gyr + 1], buffer[o + Self.gyr + 2]) = (g.x, g.y, g.z)
           (buffer[o + Self.acc], buffer[o + Self.acc + 1], buffer[o + Self.acc + 2]) = (f.x, f.y, f.z)
@@ -128,17 +120,11 @@ public struct OfflineVQF {
   /// information; a disturbance where both runs saw one.
   private func backward(_ n: Int, _ scratch: Scratch) throws {
     var vqf = VQFFilter(interval: interval, configuration: configuration)
-    var later: Double?
+    var clock = IntervalClock(nominal: interval, backward: true)
     try scratch.sweep(n, forward: false, chunk: chunk) { r, count in
       for k in stride(from: count - 1, through: 0, by: -1) {
         let p = r + k * Self.width
-        let t = p[Self.t]
-        var dt = interval
-        if let later {
-          let d = later - t
-          dt = d <= 10 * interval ? max(d, 0) : interval
-        }
-        later = t
+        let dt = clock.interval(at: p[Self.t])
         let g = Vector3(p[Self.gyr], p[Self.gyr + 1], p[Self.gyr + 2])
         let f = Vector3(p[Self.acc], p[Self.acc + 1], p[Self.acc + 2])
         let m = magnetometer ? Vector3(p[Self.mag], p[Self.mag + 1], p[Self.mag + 2]) : nil
@@ -161,18 +147,12 @@ public struct OfflineVQF {
   /// rotated into that frame and low-passed forward (starting with the running mean).
   private func integrate(_ n: Int, _ scratch: Scratch) throws {
     var q = Quaternion.identity
-    var last: Double?
+    var clock = IntervalClock(nominal: interval)
     var lowpass = MeanStartLowpass<Vector3>(tau: configuration.tauAcc, interval: interval)
     try scratch.sweep(n, forward: true, chunk: chunk) { r, count in
       for k in 0..<count {
         let p = r + k * Self.width
-        let t = p[Self.t]
-        var dt = interval
-        if let last {
-          let d = t - last
-          dt = d <= 10 * interval ? max(d, 0) : interval
-        }
-        last = t
+        let dt = clock.interval(at: p[Self.t])
         let w =
           Vector3(p[Self.gyr], p[Self.gyr + 1], p[Self.gyr + 2])
           - Vector3(p[Self.bias], p[Self.bias + 1], p[Self.bias + 2])
@@ -223,13 +203,7 @@ public struct OfflineVQF {
       var qs: [Quaternion] = []
       for k in 0..<count {
         let p = r + k * Self.width
-        var up = accQuat.rotate(Vector3(p[Self.accI], p[Self.accI + 1], p[Self.accI + 2]))
-        let norm = length(up)
-        if norm != 0 { up /= norm }
-        let qw = ((up.z + 1) / 2).squareRoot()
-        let correction =
-          qw > 1e-6 ? Quaternion(qw, 0.5 * up.y / qw, -0.5 * up.x / qw, 0) : Quaternion(0, 1, 0, 0)
-        accQuat = (correction * accQuat).normalized
+        _ = correctInclination(&accQuat, towards: Vector3(p[Self.accI], p[Self.accI + 1], p[Self.accI + 2]))
         let q = accQuat * Quaternion(p[Self.quat], p[Self.quat + 1], p[Self.quat + 2], p[Self.quat + 3])
         if emitting {
           t.append(p[Self.t])
@@ -273,49 +247,24 @@ public struct OfflineVQF {
   }
 }
 
-/// The offline heading filter: the angle follows the measured disagreement with the gain of
-/// tau_mag (1 at the start, falling as 1/n), not at all during a disturbance for up to
-/// mag_max_rejection_time, then with the gain divided by mag_rejection_factor.
+/// The offline heading filter: the angle follows the measured disagreement with VQF's heading
+/// gain, rejecting flagged disturbances, starting at the first measurement.
 struct HeadingFilter {
-  let kMag: Double
-  let interval: Double
-  let configuration: VQFConfiguration
+  var gain: HeadingGain
+  let rejection: Bool
   var d: Double?
-  var kMagInit = 1.0
-  var rejectT = 0.0
 
   init(configuration: VQFConfiguration, interval: Double) {
-    self.configuration = configuration
-    self.interval = interval
-    kMag = gain(tau: configuration.tauMag, interval: interval)
+    gain = HeadingGain(configuration: configuration, interval: interval, rejectedFor: 0)
+    rejection = configuration.magneticDisturbanceRejection != 0
   }
 
   mutating func step(_ measured: Double, disturbed: Bool) -> Double {
-    var current = d ?? measured
-    var disagreement = measured - current
-    if disagreement > .pi { disagreement -= 2 * .pi } else if disagreement < -.pi { disagreement += 2 * .pi }
-    var k = kMag
-    if configuration.magneticDisturbanceRejection != 0 {
-      if disturbed {
-        if rejectT <= configuration.magMaxRejectionTime {
-          rejectT += interval
-          k = 0
-        } else {
-          k /= configuration.magRejectionFactor
-        }
-      } else {
-        rejectT = max(rejectT - configuration.magRejectionFactor * interval, 0)
-      }
-    }
-    if kMagInit != 0 {
-      if k < kMagInit { k = kMagInit }
-      kMagInit = kMagInit / (kMagInit + 1)
-      if kMagInit * configuration.tauMag < interval { kMagInit = 0 }
-    }
-    current += k * disagreement
-    if current > .pi { current -= 2 * .pi } else if current < -.pi { current += 2 * .pi }
-    d = current
-    return current
+    let current = d ?? measured
+    let k = gain.next(disturbed: disturbed, rejection: rejection)
+    let next = wrapAngle(current + k * wrapAngle(measured - current))
+    d = next
+    return next
   }
 }
 

@@ -184,11 +184,11 @@ public struct VQFFilter: AttitudeFilter {
 
   @usableFromInline let ts: Double
   @usableFromInline let biasClip, restThGyr2, restThAcc2: Double
-  @usableFromInline let kMag, kMagRef: Double
+  @usableFromInline let kMagRef: Double
   @usableFromInline let biasP0, biasV, biasMotionW, biasVerticalW, biasRestW: Double
   @usableFromInline let restEnabled, motionEnabled, magRejection: Bool
-  @usableFromInline let magNormTh, magDipTh, magNewMinGyr, magMinUndisturbed, magMaxRejection,
-    magRejectionFactor, magNewTime, magNewFirstTime, restMinT: Double
+  @usableFromInline let magNormTh, magDipTh, magNewMinGyr, magMinUndisturbed, magNewTime, magNewFirstTime,
+    restMinT: Double
 
   @usableFromInline var gyrQuat = Quaternion.identity
   @usableFromInline var accQuat = Quaternion.identity
@@ -198,7 +198,7 @@ public struct VQFFilter: AttitudeFilter {
   @usableFromInline var restDetected = false
   @usableFromInline var magDistDetected = true
   @usableFromInline var accLp: MeanStartLowpass<Vector3>
-  @usableFromInline var kMagInit = 1.0
+  @usableFromInline var headingGain: HeadingGain
   @usableFromInline var bias = Vector3()
   @usableFromInline var biasP: Matrix3
   @usableFromInline var rLp: MeanStartLowpass<SIMD8<Double>>
@@ -209,7 +209,6 @@ public struct VQFFilter: AttitudeFilter {
   @usableFromInline var restLastGyrLp = Vector3()
   @usableFromInline var magRefNorm = 0.0, magRefDip = 0.0
   @usableFromInline var magUndisturbedT = 0.0
-  @usableFromInline var magRejectT: Double
   @usableFromInline var magCandidateNorm = -1.0, magCandidateDip = 0.0, magCandidateT = 0.0
   @usableFromInline var magNormDipLp: MeanStartLowpass<SIMD2<Double>>?
 
@@ -220,7 +219,6 @@ public struct VQFFilter: AttitudeFilter {
     biasClip = c.biasClip * degree
     restThGyr2 = (c.restThresholdGyroscope * degree) * (c.restThresholdGyroscope * degree)
     restThAcc2 = c.restThresholdAccelerometer * c.restThresholdAccelerometer
-    kMag = gain(tau: c.tauMag, interval: interval)
     kMagRef = gain(tau: c.magRefTau, interval: interval)
     // The bias covariance is kept in (0.01 deg/s)^2.
     biasP0 = (c.biasSigmaInit * 100) * (c.biasSigmaInit * 100)
@@ -238,12 +236,10 @@ public struct VQFFilter: AttitudeFilter {
     magDipTh = c.magDipThreshold * degree
     magNewMinGyr = c.magNewMinGyroscope * degree
     magMinUndisturbed = c.magMinUndisturbedTime
-    magMaxRejection = c.magMaxRejectionTime
-    magRejectionFactor = c.magRejectionFactor
     magNewTime = c.magNewTime
     magNewFirstTime = c.magNewFirstTime
     restMinT = c.restMinTime
-    magRejectT = c.magMaxRejectionTime
+    headingGain = HeadingGain(configuration: c, interval: interval, rejectedFor: c.magMaxRejectionTime)
     accLp = MeanStartLowpass(tau: c.tauAcc, interval: interval)
     rLp = MeanStartLowpass(tau: c.tauAcc, interval: interval)
     biasLp = MeanStartLowpass(tau: c.tauAcc, interval: interval)
@@ -305,14 +301,7 @@ public struct VQFFilter: AttitudeFilter {
     }
     // The acceleration in the almost inertial frame of the integrated gyroscope, low-passed, then
     // in the corrected frame: its deviation from vertical is the inclination correction.
-    let filtered = accLp.step(gyrQuat.rotate(acc))
-    var accEarth = accQuat.rotate(filtered)
-    let n = length(accEarth)
-    if n != 0 { accEarth /= n }
-    let qw = ((accEarth.z + 1) / 2).squareRoot()
-    let correction =
-      qw > 1e-6 ? Quaternion(qw, 0.5 * accEarth.y / qw, -0.5 * accEarth.x / qw, 0) : Quaternion(0, 1, 0, 0)
-    accQuat = (correction * accQuat).normalized
+    let accEarth = correctInclination(&accQuat, towards: accLp.step(gyrQuat.rotate(acc)))
     if motionEnabled || restEnabled { estimateBias(accEarth) }
   }
 
@@ -363,29 +352,9 @@ public struct VQFFilter: AttitudeFilter {
     if mag == Vector3() { return }
     let magEarth = (accQuat * gyrQuat).rotate(mag)
     if magRejection { detectDisturbance(magEarth) }
-    var disagreement = atan2(magEarth.x, magEarth.y) - delta
-    if disagreement > .pi { disagreement -= 2 * .pi } else if disagreement < -.pi { disagreement += 2 * .pi }
-    var k = kMag
-    if magRejection {
-      if magDistDetected {
-        if magRejectT <= magMaxRejection {
-          magRejectT += ts
-          k = 0
-        } else {
-          k /= magRejectionFactor
-        }
-      } else {
-        magRejectT = max(magRejectT - magRejectionFactor * ts, 0)
-      }
-    }
-    // Fast convergence at the start: the gain begins at 1 and falls as 1/n down to kMag.
-    if kMagInit != 0 {
-      if k < kMagInit { k = kMagInit }
-      kMagInit = kMagInit / (kMagInit + 1)
-      if kMagInit * configuration.tauMag < ts { kMagInit = 0 }
-    }
-    delta += k * disagreement
-    if delta > .pi { delta -= 2 * .pi } else if delta < -.pi { delta += 2 * .pi }
+    let disagreement = wrapAngle(atan2(magEarth.x, magEarth.y) - delta)
+    let k = headingGain.next(disturbed: magRejection && magDistDetected, rejection: magRejection)
+    delta = wrapAngle(delta + k * disagreement)
     headingQuat = Quaternion.heading(delta)
   }
 
@@ -425,4 +394,65 @@ public struct VQFFilter: AttitudeFilter {
       magCandidateDip = normDip.y
     }
   }
+}
+
+/// The gain of VQF's heading correction: that of tau_mag; 1 at the start, falling as 1/n to it
+/// (fast convergence); while the field is disturbed, 0 for up to mag_max_rejection_time, then
+/// divided by mag_rejection_factor (the time rejected recovers at that factor when undisturbed).
+@usableFromInline struct HeadingGain: Sendable {
+  @usableFromInline let kMag, interval, tauMag, maxRejection, factor: Double
+  @usableFromInline var kMagInit = 1.0
+  @usableFromInline var rejectedFor: Double
+
+  @usableFromInline init(configuration c: VQFConfiguration, interval: Double, rejectedFor: Double) {
+    kMag = gain(tau: c.tauMag, interval: interval)
+    self.interval = interval
+    tauMag = c.tauMag
+    maxRejection = c.magMaxRejectionTime
+    factor = c.magRejectionFactor
+    self.rejectedFor = rejectedFor
+  }
+
+  /// The gain for the next sample.
+  @inlinable mutating func next(disturbed: Bool, rejection: Bool) -> Double {
+    var k = kMag
+    if rejection {
+      if disturbed {
+        if rejectedFor <= maxRejection {
+          rejectedFor += interval
+          k = 0
+        } else {
+          k /= factor
+        }
+      } else {
+        rejectedFor = max(rejectedFor - factor * interval, 0)
+      }
+    }
+    if kMagInit != 0 {
+      if k < kMagInit { k = kMagInit }
+      kMagInit = kMagInit / (kMagInit + 1)
+      if kMagInit * tauMag < interval { kMagInit = 0 }
+    }
+    return k
+  }
+}
+
+/// `a` wrapped once into [-pi, pi] (inputs within one turn of it).
+@inlinable @inline(__always) func wrapAngle(_ a: Double) -> Double {
+  if a > .pi { return a - 2 * .pi }
+  if a < -.pi { return a + 2 * .pi }
+  return a
+}
+
+/// VQF's inclination correction: turns `accQuat` so that `acceleration` (in the frame before it)
+/// points straight up, by the shortest rotation about a horizontal axis. Returns the acceleration's
+/// unit direction before the correction.
+@inlinable @inline(__always) func correctInclination(_ accQuat: inout Quaternion, towards acceleration: Vector3) -> Vector3 {
+  var up = accQuat.rotate(acceleration)
+  let n = length(up)
+  if n != 0 { up /= n }
+  let qw = ((up.z + 1) / 2).squareRoot()
+  let correction = qw > 1e-6 ? Quaternion(qw, 0.5 * up.y / qw, -0.5 * up.x / qw, 0) : Quaternion(0, 1, 0, 0)
+  accQuat = (correction * accQuat).normalized
+  return up
 }
