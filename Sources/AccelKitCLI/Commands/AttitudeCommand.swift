@@ -30,9 +30,9 @@ struct AttitudeCommand: ParsableCommand {
       offline variant, which also uses future samples (a temporary file in $TMPDIR holds the trace).
 
       Examples:
-        accelkit attitude ../shared/datasets/broad-imu/02_undisturbed_slow_rotation_B.csv.gz -o attitude.csv
+        accelkit attitude trial.csv.gz -o attitude.csv
+        accelkit attitude --offline --angles aerospace trial.csv.gz -o attitude.csv
         accelkit attitude --mag off --method madgwick --param gain=0.05 trial.csv -o attitude.npy
-        accelkit orientation --gyro off trial.csv -o tilt.csv
         accelkit attitude --list-params
       """)
 
