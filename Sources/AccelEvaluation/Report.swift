@@ -160,17 +160,14 @@ public struct EvaluationReport {
   /// Compares with an earlier summary.csv: a line per setting whose metrics changed, and the
   /// regressions (F1 down or false alarms per hour up).
   public func compare(withBaseline path: String) throws -> ([String], [String]) {
-    let bytes = try ByteInput.readAll(path: path)
-    let lines = bytes.split(separator: UInt8(ascii: "\n")).map { CSVDialect.split($0, delimiter: UInt8(ascii: ",")) }
-    guard let header = lines.first, let ri = header.firstIndex(of: "rule"), let pi = header.firstIndex(of: "params"),
-      let fi = header.firstIndex(of: "f1"), let ai = header.firstIndex(of: "false_alarms_per_hour")
-    else {
-      throw AccelError.data(DataLocation(file: path, line: 1), "not an accelkit summary.csv (needs rule, params, f1, false_alarms_per_hour)")
-    }
-    var old: [String: (Double, Double)] = [:]
-    for row in lines.dropFirst() where row.count > max(ri, pi, fi, ai) {
-      old[row[ri] + " " + row[pi]] = (Double(row[fi]) ?? .nan, Double(row[ai]) ?? .nan)
-    }
+    compare(with: try EvaluationBaseline(path: path))
+  }
+
+  /// The same with a baseline read before (before any output is written, so that a baseline in
+  /// the output directory is read, not replaced).
+  public func compare(with baseline: EvaluationBaseline) -> ([String], [String]) {
+    let old = baseline.metrics
+    let path = baseline.path
     var changes: [String] = []
     var regressions: [String] = []
     for (i, s) in settings.enumerated() {
@@ -189,6 +186,28 @@ public struct EvaluationReport {
     }
     if changes.isEmpty { changes.append("no change from \(path)") }
     return (changes, regressions)
+  }
+}
+
+/// An earlier summary.csv: F1 and false alarms per hour by rule and parameters.
+public struct EvaluationBaseline: Sendable {
+  public let path: String
+  let metrics: [String: (Double, Double)]
+
+  public init(path: String) throws {
+    self.path = path
+    let bytes = try ByteInput.readAll(path: path)
+    let lines = bytes.split(separator: UInt8(ascii: "\n")).map { CSVDialect.split($0, delimiter: UInt8(ascii: ",")) }
+    guard let header = lines.first, let ri = header.firstIndex(of: "rule"), let pi = header.firstIndex(of: "params"),
+      let fi = header.firstIndex(of: "f1"), let ai = header.firstIndex(of: "false_alarms_per_hour")
+    else {
+      throw AccelError.data(DataLocation(file: path, line: 1), "not an accelkit summary.csv (needs rule, params, f1, false_alarms_per_hour)")
+    }
+    var metrics: [String: (Double, Double)] = [:]
+    for row in lines.dropFirst() where row.count > max(ri, pi, fi, ai) {
+      metrics[row[ri] + " " + row[pi]] = (Double(row[fi]) ?? .nan, Double(row[ai]) ?? .nan)
+    }
+    self.metrics = metrics
   }
 }
 

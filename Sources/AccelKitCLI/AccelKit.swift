@@ -36,6 +36,8 @@ struct AccelKit: ParsableCommand {
       _ = glibcMallopt(-1, 256 << 20)  // M_TRIM_THRESHOLD
       _ = glibcMallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD
     #endif
+    // This process is one run: no output may replace one of its inputs or another output.
+    RunFiles.isEnabled = true
     do {
       var command = try parseAsRoot()
       try command.run()

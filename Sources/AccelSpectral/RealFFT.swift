@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
 import CFFTW
 
@@ -62,11 +67,17 @@ public enum FFTWisdom {
   /// Loads wisdom from `path`; false when the file cannot be read or is not wisdom.
   public static func load(from path: String) -> Bool {
     _ = plannerIsThreadSafe
+    RunFiles.noteInput(path, role: role)
     return fftw_import_wisdom_from_filename(path) != 0
   }
 
-  /// Saves the wisdom gathered so far to `path`.
-  public static func save(to path: String) -> Bool {
-    fftw_export_wisdom_to_filename(path) != 0
+  /// The role of a wisdom file among a run's files: read, then saved back over itself.
+  public static let role = "FFTW wisdom"
+
+  /// The wisdom gathered so far, as FFTW's text (to be written atomically by the caller).
+  public static func exported() -> String {
+    guard let text = fftw_export_wisdom_to_string() else { return "" }
+    defer { free(text) }
+    return String(cString: text)
   }
 }

@@ -38,6 +38,7 @@ public final class ByteInput {
       close(fd)
       throw AccelError.cannotOpen(path: path, reason: "it is a directory")
     }
+    RunFiles.noteInput(path)
     self.name = path
     self.path = path
     self.fd = fd

@@ -30,11 +30,14 @@ public final class OutputFile {
   /// Bytes written so far (including buffered ones).
   public private(set) var position = 0
 
-  /// Creates the output. Refuses (usage error) when `path` is one of `inputs`.
-  public init(path: String, inputs: [ByteInput] = [], needsSeek: Bool = false) throws {
+  /// Creates the output. Refuses (usage error) when `path` is one of `inputs`, or, in a run that
+  /// tracks its files (`RunFiles`), any input or earlier output of the run; `updating` names the
+  /// role of an input this output may replace (FFTW wisdom saved back).
+  public init(path: String, inputs: [ByteInput] = [], needsSeek: Bool = false, updating: String? = nil) throws {
     self.path = path
     toStdout = path == "-"
     name = toStdout ? "<stdout>" : path
+    try RunFiles.claimOutput(path, updating: updating)
     if !toStdout {
       let identity = FileIdentity(path: path)
       for input in inputs {

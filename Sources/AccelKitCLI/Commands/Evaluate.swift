@@ -103,6 +103,9 @@ struct Evaluate: ParsableCommand {
 
   func run() throws {
     let jobs = try EvaluationJob.jobs(dataset: dataset, labels: labels, options: try input.options())
+    // The baseline is read before anything is written: one inside the output directory is then
+    // refused as an output instead of being replaced before the comparison.
+    let baseline = try self.baseline.map { try EvaluationBaseline(path: $0) }
     let annotations = try jobs.map { try $0.annotations() }
     let annotated = Set(annotations.flatMap { $0.map(\.label) })
     let plan = try EvaluationPlan(rules: rules, label: label, annotated: annotated, parameters: params, sweeps: sweeps)
@@ -136,7 +139,7 @@ struct Evaluate: ParsableCommand {
     }
     var failures: [String] = []
     if let baseline {
-      let (changes, regressions) = try report.compare(withBaseline: baseline)
+      let (changes, regressions) = report.compare(with: baseline)
       for line in changes { Diagnostics.note(line) }
       if failOnRegression { failures += regressions }
     }

@@ -37,6 +37,9 @@ struct SimulationOptions: ParsableArguments {
 
   func validate() throws { _ = try size() }
 
+  /// Claims the CSV and SVG outputs before either is written (after the trace is opened).
+  func reserveOutputs() throws { try RunFiles.reserveOutputs([output] + (svg.map { [$0] } ?? [])) }
+
   func writeSVG(_ svg: String, to path: String, input: ByteInput) throws {
     let file = try OutputFile(path: path, inputs: [input])
     try file.write(svg)
@@ -73,6 +76,7 @@ struct Ball: ParsableCommand {
     let (w, h) = try options.size()
     guard margin >= 0 && 2 * margin < min(w, h) else { throw AccelError.usage("--margin must leave room inside the view, got \(margin)") }
     let (source, input) = try TraceOpener.open(path: options.trace, settings: try options.input.settings())
+    try options.reserveOutputs()
     var ball = BouncingBall(width: w, height: h, margin: margin, damping: damping, cap: cap)
     let table = try CSVTableWriter(
       output: try OutputFile(path: options.output, inputs: [input]), names: BouncingBall.columns)
@@ -105,6 +109,7 @@ struct Slide: ParsableCommand {
   func run() throws {
     let (w, h) = try options.size()
     let (source, input) = try TraceOpener.open(path: options.trace, settings: try options.input.settings())
+    try options.reserveOutputs()
     var object = SlidingObject(width: w, height: h)
     let table = try CSVTableWriter(
       output: try OutputFile(path: options.output, inputs: [input]), names: SlidingObject.columns)

@@ -71,14 +71,26 @@ struct SpectralOptions: ParsableArguments {
     return r
   }
 
-  func loadWisdom() {
-    if let wisdom, access(wisdom, F_OK) == 0, !FFTWisdom.load(from: wisdom) {
+  /// Loads the wisdom file, and reserves it as an output (it is saved back over itself; never over
+  /// the trace or another output).
+  func loadWisdom() throws {
+    guard let wisdom else { return }
+    if access(wisdom, F_OK) == 0, !FFTWisdom.load(from: wisdom) {
       Diagnostics.warning("\(wisdom) is not FFTW wisdom; planning without it")
     }
+    try RunFiles.reserveOutputs([wisdom], updating: FFTWisdom.role)
   }
 
+  /// Saves the wisdom atomically (a failure is a warning: the spectrum is written).
   func saveWisdom() {
-    if let wisdom, !FFTWisdom.save(to: wisdom) { Diagnostics.warning("cannot save FFTW wisdom to \(wisdom)") }
+    guard let wisdom else { return }
+    do {
+      let file = try OutputFile(path: wisdom, updating: FFTWisdom.role)
+      try file.write(FFTWisdom.exported())
+      try file.commit()
+    } catch {
+      Diagnostics.warning("cannot save FFTW wisdom to \(wisdom): \((error as? AccelError)?.message ?? "\(error)")")
+    }
   }
 }
 
@@ -137,7 +149,7 @@ struct Spectrum: ParsableCommand {
     var request = try spectral.request()
     request.method = method
     request.average = average
-    spectral.loadWisdom()
+    try spectral.loadWisdom()
     let spectrum = TraceSpectrum(request, rate: stream.rate, name: stream.name)
     while let block = try stream.next() { try spectrum.add(block) }
     let result = try spectrum.finish()
@@ -194,7 +206,7 @@ struct Spectrogram: ParsableCommand {
     let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var request = try spectral.request()
     if request.window == nil, let alpha = spectral.tukeyAlpha { request.window = .tukey(alpha: alpha) }
-    spectral.loadWisdom()
+    try spectral.loadWisdom()
     let spectrogram = TraceSpectrogram(request, rate: stream.rate, name: stream.name)
     let writer = try TableFormat.openWriter(
       path: output, format: to, inputs: [stream.input], names: spectrogram.columnNames, precision: .float64)

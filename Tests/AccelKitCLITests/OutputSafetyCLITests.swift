@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// No command replaces one of its inputs or writes two outputs to one file: exit 64 naming both,
+/// and the files are as they were (same bytes), however the output names them (the same path,
+/// a symbolic link, a hard link).
+@Suite struct OutputSafetyCLITests {
+  func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+  func setUp() throws -> (dir: String, trace: String, events: String) {
+    let dir = Paths.temporaryDirectory()
+    let trace = dir + "/t.csv"
+    try FileManager.default.copyItem(
+      atPath: Paths.packageRoot + "/datasets/samples/portrait-shake.csv", toPath: trace)
+    let events = dir + "/ev.csv"
+    #expect(try accelkit(["detect-shakes", "--rule", "three-peak", trace, "-o", events]).status == 0)
+    return (dir, trace, events)
+  }
+
+  @Test func anOutputThatIsAnInputIsRefused() throws {
+    let (dir, trace, events) = try setUp()
+    let traceBytes = bytes(trace)
+    let eventsBytes = bytes(events)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/link.csv", withDestinationPath: trace)
+    try FileManager.default.linkItem(atPath: trace, toPath: dir + "/hard.csv")
+    let cases: [[String]] = [
+      ["plot", "trace", trace, "--events", events, "-o", events],
+      ["spectrum", "--wisdom", trace, trace, "-o", dir + "/s.csv"],
+      ["convert", trace, "-o", dir + "/link.csv"],
+      ["filter", "lowpass", trace, "-o", dir + "/hard.csv"],
+      ["attitude", trace, "-o", dir + "/hard.csv"],
+    ]
+    for arguments in cases {
+      let r = try accelkit(arguments)
+      #expect(r.status == 64, "\(arguments): \(r.stderr)")
+      #expect(
+        r.stderr.contains("refusing to write") && r.stderr.contains("t.csv") || r.stderr.contains("ev.csv"),
+        "\(r.stderr)")
+    }
+    #expect(bytes(trace) == traceBytes)
+    #expect(bytes(events) == eventsBytes)
+    #expect(!FileManager.default.fileExists(atPath: dir + "/s.csv"), "nothing written before the refusal")
+  }
+
+  @Test func twoOutputsInOneFileAreRefusedBeforeEitherIsWritten() throws {
+    let (dir, trace, _) = try setUp()
+    let r = try accelkit(["simulate", "ball", trace, "-o", dir + "/x.svg", "--svg", dir + "/x.svg"])
+    #expect(r.status == 64 && r.stderr.contains("twice"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/x.svg"))
+  }
+
+  /// The regression gate's baseline inside the report directory is read, never replaced.
+  @Test func aBaselineInTheOutputDirectoryIsNotReplaced() throws {
+    let dir = Paths.temporaryDirectory()
+    let dataset = Paths.packageRoot + "/datasets/test"
+    #expect(try accelkit(["evaluate", dataset, "-o", dir, "--format", "csv"]).status == 0)
+    let before = bytes(dir + "/summary.csv")
+    let r = try accelkit([
+      "evaluate", dataset, "-o", dir, "--baseline", dir + "/summary.csv", "--fail-on-regression",
+    ])
+    #expect(r.status == 64 && r.stderr.contains("summary.csv"), "\(r.stderr)")
+    #expect(bytes(dir + "/summary.csv") == before)
+  }
+
+  /// Wisdom is read and saved back over itself (atomically), run after run.
+  @Test func wisdomIsUpdatedInPlace() throws {
+    let (dir, trace, _) = try setUp()
+    for _ in 0..<2 {
+      #expect(
+        try accelkit(["spectrum", "--wisdom", dir + "/w.dat", trace, "-o", dir + "/s.csv"]).status == 0)
+    }
+    let text = String(decoding: bytes(dir + "/w.dat") ?? Data(), as: UTF8.self)
+    #expect(text.hasPrefix("(fftw-3"))
+  }
+}
