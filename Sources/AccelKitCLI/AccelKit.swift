@@ -38,6 +38,8 @@ struct AccelKit: ParsableCommand {
     #endif
     // This process is one run: no output may replace one of its inputs or another output.
     RunFiles.isEnabled = true
+    // Interrupted, it removes its unfinished outputs and exits 130 (SIGINT) or 143 (SIGTERM).
+    TemporaryFiles.installSignalHandlers()
     do {
       var command = try parseAsRoot()
       try command.run()

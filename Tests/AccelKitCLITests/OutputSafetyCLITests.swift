@@ -74,3 +74,45 @@ import Testing
     #expect(text.hasPrefix("(fftw-3"))
   }
 }
+
+/// Interrupted, a command removes its unfinished output and exits 128 + the signal; inputs whose
+/// timestamps give an implausible rate are warned about, with the time unit that fits.
+@Suite struct InterruptionAndRateCLITests {
+  @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+  func aSignalRemovesTheUnfinishedOutput(signal: Int32, code: Int32) throws {
+    let dir = Paths.temporaryDirectory()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: accelkitPath)
+    process.arguments = ["convert", "-", "-o", dir + "/out.csv"]
+    let input = Pipe()
+    process.standardInput = input
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data("t,x,y,z\n0,0,0,1\n0.01,0,0,1\n".utf8))
+    // Wait until the output's temporary file exists (the command is writing), then interrupt.
+    var waited = 0
+    while (try FileManager.default.contentsOfDirectory(atPath: dir)).isEmpty && waited < 200 {
+      usleep(50_000)
+      waited += 1
+    }
+    #expect(!(try FileManager.default.contentsOfDirectory(atPath: dir)).isEmpty, "no temporary file appeared")
+    kill(process.processIdentifier, signal)
+    process.waitUntilExit()
+    try? input.fileHandleForWriting.close()
+    #expect(process.terminationStatus == code)
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir)
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
+
+  @Test func nanosecondTimestampsAreWarnedAbout() throws {
+    var text = "time,x,y,z\n"
+    for i in 0..<300 { text += "\(1_700_000_000_000_000_000 + i * 10_000_000),0,0,-1\n" }
+    let path = temporaryCSV(text, name: "ns.csv")
+    let r = try accelkit(["filter", "lowpass", path, "-o", "/dev/null"])
+    #expect(r.stderr.contains("if they are in ns, give --time-unit ns (100 Hz)"), "\(r.stderr)")
+    let info = try accelkit(["info", "--format", "table", path])
+    #expect(info.stdout.contains("--time-unit ns"))
+    let fixed = try accelkit(["filter", "lowpass", "--time-unit", "ns", path, "-o", "/dev/null"])
+    #expect(fixed.status == 0 && fixed.stderr.isEmpty, "\(fixed.stderr)")
+  }
+}

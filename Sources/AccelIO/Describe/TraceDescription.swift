@@ -45,6 +45,11 @@ public struct TraceDescription: Sendable {
           "mean |a| is \(short(meanNorm)) g, far from 1 g: check --units, or whether gravity was already removed")
       }
     }
+    if metadata.nominalRate == nil, let rate = s.estimatedRate,
+      let text = TraceStream.implausibleRate(rate, name: metadata.name)
+    {
+      w.append(String(text.dropFirst(metadata.name.count + 2)))  // the file is named by the report
+    }
     if s.nonIncreasing > 0 {
       w.append(
         "\(s.nonIncreasing) timestamp\(s.nonIncreasing == 1 ? " does" : "s do") not increase "

@@ -7,6 +7,9 @@ public final class TraceStream {
   public let input: ByteInput
   public private(set) var rate = 0.0
   public let resampled: Bool
+  /// A warning when the rate worked out from the timestamps is implausible (outside 0.1 Hz-100
+  /// kHz): most often timestamps in ms, us or ns read as seconds.
+  public private(set) var rateWarning: String?
   private var resampler: LinearResampler?
   private var first: SampleBlock?
   private var firstTaken = false
@@ -27,6 +30,7 @@ public final class TraceStream {
       rate = r
     } else if let block = first, let estimated = estimateRate(block.t) {
       rate = estimated
+      rateWarning = Self.implausibleRate(estimated, name: opened.metadata.name)
     } else {
       throw AccelError.usage(
         "cannot tell the sample rate of \(source.metadata.name) from its first samples",
@@ -35,6 +39,19 @@ public final class TraceStream {
   }
 
   public var name: String { source.metadata.name }
+
+  /// The warning for a rate worked out from timestamps, or nil when it is plausible: with the
+  /// time unit that would make it plausible (Sensor Logger and many loggers write nanoseconds).
+  public static func implausibleRate(_ rate: Double, name: String) -> String? {
+    guard !(rate >= 0.1 && rate <= 100_000) else { return nil }
+    var text = "\(name): its timestamps give a sample rate of \(cFormat("%.4g", rate)) Hz"
+    if let (unit, factor) = [("ms", 1e3), ("us", 1e6), ("ns", 1e9)].first(where: { rate * $0.1 >= 0.1 && rate * $0.1 <= 100_000 }) {
+      text += "; if they are in \(unit), give --time-unit \(unit) (\(cFormat("%.4g", rate * factor)) Hz)"
+    } else {
+      text += "; check the time column and --time-unit"
+    }
+    return text
+  }
 
   /// The next block (never empty), or nil at the end.
   public func next() throws -> SampleBlock? {

@@ -21,6 +21,8 @@ public final class OutputFile {
   public let name: String
   private var fd: Int32
   private var tempPath: String?
+  /// The temporary file's slot among those removed on SIGINT/SIGTERM.
+  private var temporarySlot: Int?
   private let toStdout: Bool
   private var buffer: UnsafeMutablePointer<UInt8>
   private let capacity = 1 << 20
@@ -88,6 +90,7 @@ public final class OutputFile {
       fchmod(made, 0o666 & ~mask)
       fd = made
       tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      temporarySlot = TemporaryFiles.register(tempPath!)
     }
     buffer = .allocate(capacity: capacity)
   }
@@ -99,6 +102,7 @@ public final class OutputFile {
     } else if !committed && ownsDescriptor {
       close(fd)
     }
+    if let temporarySlot { TemporaryFiles.unregister(temporarySlot) }
     buffer.deallocate()
   }
 
@@ -217,6 +221,8 @@ public final class OutputFile {
       }
     }
     committed = true
+    if let temporarySlot { TemporaryFiles.unregister(temporarySlot) }
+    temporarySlot = nil
   }
 }
 

@@ -65,7 +65,7 @@ struct DetectShakes: ParsableCommand {
     let resample = resampling.resample
     let results = parallelMap(paths) { path in
       Result { () throws -> (EventsFile.Detections, ByteInput) in
-        let stream = try TraceStream(path: path, settings: settings, resample: resample)
+        let stream = try Diagnostics.openStream(path: path, settings: settings, resample: resample)
         let events = try setting.detect(rate: stream.rate, next: stream.next)
         Diagnostics.reportSkips(stream.source)
         return (EventsFile.Detections(trace: stream.name, rule: setting.rule, events: events), stream.input)

@@ -83,7 +83,7 @@ enum FilterRunner {
       try writeStdout(try TraceFilter(kind, rate: rate, initialization: options.initialization).description)
       return
     }
-    let stream = try TraceStream(path: options.trace!, settings: settings, resample: options.resampling.resample)
+    let stream = try Diagnostics.openStream(path: options.trace!, settings: settings, resample: options.resampling.resample)
     if let fusion {
       try runFused(options, fusion: fusion, stream: stream)
       return

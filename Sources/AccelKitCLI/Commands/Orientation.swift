@@ -108,7 +108,7 @@ struct Orientation: ParsableCommand {
   }
 
   func run() throws {
-    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
+    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var stage = try OrientationStage(settings, rate: stream.rate)
     let file = try OutputFile(path: output, inputs: [stream.input])
     try file.write((events ? ["t", "from", "to"] : stage.settings.header).joined(separator: ",") + "\n")

@@ -28,7 +28,7 @@ struct Plot: ParsableCommand {
 
 /// Reads a whole trace (optionally a time window) for plotting.
 func readForPlot(_ input: InputOptions, _ path: String, from: Double?, to: Double?) throws -> (SampleBlock, TraceStream) {
-  let stream = try TraceStream(path: path, settings: try input.settings(), resample: nil)
+  let stream = try Diagnostics.openStream(path: path, settings: try input.settings(), resample: nil)
   var all = SampleBlock()
   while let block = try stream.next() {
     for i in 0..<block.count where (from.map { block.t[i] >= $0 } ?? true) && (to.map { block.t[i] <= $0 } ?? true) {

@@ -145,7 +145,7 @@ struct Spectrum: ParsableCommand {
   }
 
   func run() throws {
-    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
+    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var request = try spectral.request()
     request.method = method
     request.average = average
@@ -203,7 +203,7 @@ struct Spectrogram: ParsableCommand {
   @OptionGroup var resampling: ResampleOptions
 
   func run() throws {
-    let stream = try TraceStream(path: trace, settings: try input.settings(), resample: resampling.resample)
+    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var request = try spectral.request()
     if request.window == nil, let alpha = spectral.tukeyAlpha { request.window = .tukey(alpha: alpha) }
     try spectral.loadWisdom()

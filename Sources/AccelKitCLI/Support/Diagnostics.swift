@@ -28,6 +28,13 @@ enum Diagnostics {
   }
 
   /// Reports rows skipped with --skip-bad-rows.
+  /// Opens a trace as every command does, warning at once about an implausible rate.
+  static func openStream(path: String, settings: TraceReadSettings, resample: Double?) throws -> TraceStream {
+    let stream = try TraceStream(path: path, settings: settings, resample: resample)
+    if let text = stream.rateWarning { warning(text) }
+    return stream
+  }
+
   static func reportSkips(_ source: TraceSource) {
     guard let reporter = source as? SkipReporting else { return }
     reportSkips(reporter.skippedRows, reporter.firstSkippedError, in: source.metadata.name)
