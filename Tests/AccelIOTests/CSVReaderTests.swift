@@ -135,6 +135,24 @@ import Testing
     #expect(code == 65)
   }
 
+  /// A row with more fields than the header is an error where the first unnamed field is (not
+  /// silently cut); trailing delimiters (empty fields) are not; --skip-bad-rows counts such rows.
+  @Test func moreFieldsThanTheHeader() throws {
+    let (text, code) = failure("t,x,y,z\n0,1,2,3\n0.01,1,2,3,4\n")
+    #expect(text == "Error: walk.csv:3:5: the row has 5 fields, the header 4: column 5 has no name\n"
+      + "Hint: fix the row (a stray delimiter?), or pass --skip-bad-rows to skip such rows")
+    #expect(code == 65)
+    let quoted = failure("t,x,y,z\n0,1,2,3,\"a\"\n").0
+    #expect(quoted?.hasPrefix("Error: walk.csv:2:5: the row has 5 fields") == true)
+    let trailing = try readCSV("t,x,y,z\n0,1,2,3,\n1,4,5,6, \r\n")
+    #expect(trailing == SampleBlock(t: [0, 1], x: [1, 4], y: [2, 5], z: [3, 6]))
+    var settings = TraceReadSettings()
+    settings.skipBadRows = true
+    let (block, source) = try readTrace(temporaryFile("walk.csv", "t,x,y,z\n0,1,2,3\n1,1,2,3,9\n2,4,5,6\n"), settings)
+    #expect(block.t == [0, 2])
+    #expect((source as? SkipReporting)?.skippedRows == 1)
+  }
+
   @Test func emptyField() {
     let (text, _) = failure("t,x,y,z\n0,1,,3\n")
     #expect(text == "Error: walk.csv:2:3: expected a number in column \"y\", got an empty field\n"

@@ -385,6 +385,7 @@ public final class CSVTraceReader: TraceSource {
         var f = 0
         var failed = false
         var sawQuote = false
+        var extraContent = false  // text in a field beyond the header's
         fields: while true {
           let code: Int32 = f < mapped ? codes[f] : -1
           while buf[q] == space || (buf[q] == tab && skipTab) { q += 1 }
@@ -426,6 +427,7 @@ public final class CSVTraceReader: TraceSource {
               break fields
             }
             q = r
+            if f >= mapped { extraContent = true }
             if code >= 0 {
               var trimmed = text[...]
               while let l = trimmed.last, CSVDialect.isBlank(l) { trimmed = trimmed.dropLast() }
@@ -461,7 +463,10 @@ public final class CSVTraceReader: TraceSource {
             }
             store(value, code: code, at: n)
           } else {
-            while buf[q] != delim && buf[q] != newline { q += 1 }
+            while buf[q] != delim && buf[q] != newline {
+              if f >= mapped && buf[q] != space && buf[q] != cr && buf[q] != tab { extraContent = true }
+              q += 1
+            }
           }
           if buf[q] == delim {
             q += 1
@@ -474,6 +479,15 @@ public final class CSVTraceReader: TraceSource {
           // The row ends beyond the complete lines read so far (a quoted line break).
           p = rowStart
           return true
+        }
+        if !failed && extraContent && mapped > 0 {
+          // More fields than the header: a shifted or merged row; nothing is dropped silently.
+          failed = true
+          pendingError = dataError(
+            line: line + extraLines, field: mapped,
+            "the row has \(f + 1) fields, the \(settings.hasHeader ? "header" : "first row") \(mapped): "
+              + "column \(mapped + 1) has no name",
+            hint: "fix the row (a stray delimiter?), or pass --skip-bad-rows to skip such rows")
         }
         if !failed && f + 1 < required {
           let missing = f + 1
