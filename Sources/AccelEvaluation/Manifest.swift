@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AccelCore
 import AccelIO
 
@@ -15,9 +20,11 @@ public struct ManifestEntry: Equatable, Sendable {
 }
 
 /// `DATASET/manifest.csv`: `trace,events[,preset][,rate][,units][,convention][,split]`, paths
-/// relative to the dataset folder; other columns are ignored.
+/// relative to the dataset folder; other columns are ignored. Paths must stay inside the folder
+/// (no absolute paths, no `..` out of it, links resolved) unless `allowOutsidePaths`: a manifest is
+/// data, and a dataset from elsewhere must not make accelkit read (and quote) other files.
 public enum Manifest {
-  public static func read(dataset: String) throws -> [ManifestEntry] {
+  public static func read(dataset: String, allowOutsidePaths: Bool = false) throws -> [ManifestEntry] {
     let path = dataset.hasSuffix(".csv") ? dataset : dataset + "/manifest.csv"
     let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
     let bytes = try ByteInput.readAll(path: path)
@@ -48,13 +55,25 @@ public enum Manifest {
         rate = r
       }
       func resolve(_ p: String) -> String { p.hasPrefix("/") ? p : directory + "/" + p }
+      for (name, i) in [("trace", ti), ("events", ei)] where fields[i].utf8.contains(0) {
+        throw AccelError.data(
+          DataLocation(file: path, line: k + 1, column: i + 1), "the \(name) path holds a NUL byte")
+      }
       let entry = ManifestEntry(
         trace: resolve(trace), events: resolve(events), preset: field(column("preset")), rate: rate,
         units: field(column("units")), convention: field(column("convention")), split: field(column("split")), line: k + 1)
-      for file in [entry.trace, entry.events] where !fileExistsAt(file) {
-        throw AccelError.data(
-          DataLocation(file: path, line: k + 1), "the manifest names \(file), which does not exist",
-          hint: "paths in a manifest are relative to its folder")
+      for (file, i) in [(entry.trace, ti), (entry.events, ei)] {
+        let location = DataLocation(file: path, line: k + 1, column: i + 1)
+        guard fileExistsAt(file) else {
+          throw AccelError.data(
+            location, "the manifest names \(fields[i]), which does not exist",
+            hint: "paths in a manifest are relative to its folder")
+        }
+        if !allowOutsidePaths && !isInside(file, directory: directory) {
+          throw AccelError.data(
+            location, "the manifest names \(fields[i]), which is outside the dataset folder",
+            hint: "datasets refer to their own files; pass --allow-outside-paths to read others")
+        }
       }
       entries.append(entry)
     }
@@ -63,4 +82,15 @@ public enum Manifest {
   }
 
   static func fileExistsAt(_ path: String) -> Bool { FileIdentity(path: path) != nil }
+
+  /// Whether `file` (links resolved) lies inside `directory` (links resolved).
+  static func isInside(_ file: String, directory: String) -> Bool {
+    guard let f = realpath(file, nil), let d = realpath(directory, nil) else { return false }
+    defer {
+      free(f)
+      free(d)
+    }
+    let fileText = String(cString: f), directoryText = String(cString: d)
+    return fileText.hasPrefix(directoryText == "/" ? "/" : directoryText + "/")
+  }
 }

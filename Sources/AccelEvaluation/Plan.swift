@@ -178,11 +178,13 @@ public struct EvaluationJob: Sendable {
   /// The jobs of a dataset (a folder with manifest.csv, or a manifest), or one trace with its
   /// `labels`. A manifest row's preset, rate, units and convention apply over `options` (the
   /// options given win over the preset; the row wins over both).
-  public static func jobs(dataset: String, labels: String?, options: TraceReadOptions) throws -> [EvaluationJob] {
+  public static func jobs(
+    dataset: String, labels: String?, options: TraceReadOptions, allowOutsidePaths: Bool = false
+  ) throws -> [EvaluationJob] {
     if let labels {
       return [EvaluationJob(trace: dataset, events: labels, readSettings: try options.settings(), location: nil)]
     }
-    let entries = try Manifest.read(dataset: dataset)
+    let entries = try Manifest.read(dataset: dataset, allowOutsidePaths: allowOutsidePaths)
     let manifestPath = dataset.hasSuffix(".csv") ? dataset : dataset + "/manifest.csv"
     return try entries.map { entry in
       let location = DataLocation(file: manifestPath, line: entry.line)

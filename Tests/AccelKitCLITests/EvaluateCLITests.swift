@@ -78,7 +78,18 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     let missing = makeDataset(extraManifestRow: "gone.csv,rest.events.csv,test,z")
     let m = try accelkit(["evaluate", missing])
     #expect(m.status == 65)
-    #expect(m.stderr.contains("manifest.csv:4: the manifest names \(missing)/gone.csv, which does not exist"))
+    #expect(m.stderr.contains("manifest.csv:4:1: the manifest names gone.csv, which does not exist"))
+    let nul = try accelkit(["evaluate", makeDataset(extraManifestRow: "shake.csv\u{0}.txt,rest.events.csv,test,z")])
+    #expect(nul.status == 65 && nul.stderr.contains("manifest.csv:4:1: the trace path holds a NUL byte"), "\(nul.stderr)")
+    // Paths leaving the dataset folder are refused (the file is not read), unless allowed.
+    let elsewhere = Paths.temporaryDirectory()
+    try FileManager.default.copyItem(atPath: missing + "/shake.csv", toPath: elsewhere + "/other.csv")
+    for path in ["../" + URL(fileURLWithPath: elsewhere).lastPathComponent + "/other.csv", elsewhere + "/other.csv"] {
+      let escaping = makeDataset(extraManifestRow: "\(path),rest.events.csv,test,z")
+      let refused = try accelkit(["evaluate", escaping])
+      #expect(refused.status == 65 && refused.stderr.contains("which is outside the dataset folder"), "\(refused.stderr)")
+      #expect(try accelkit(["evaluate", escaping, "--allow-outside-paths", "--format", "csv"]).status == 0)
+    }
     let backwards = try accelkit(["evaluate", makeDataset(events: "start,end,label\n2,1,shake\n")])
     #expect(backwards.status == 65 && backwards.stderr.contains("manifest.csv:2: ") && backwards.stderr.contains("ends (1 s) before it starts (2 s)"))
     let outside = try accelkit(["evaluate", makeDataset(events: "start,end,label\n10,12,shake\n")])

@@ -80,6 +80,9 @@ struct Evaluate: ParsableCommand {
   @Option(help: ArgumentHelp("A previous summary.csv to compare with.", valueName: "summary.csv"))
   var baseline: String?
 
+  @Flag(help: "Let the manifest name files outside the dataset folder (absolute paths, ../).")
+  var allowOutsidePaths = false
+
   @Flag(help: "With --baseline: exit 1 when F1 drops or false alarms per hour rise for a setting.")
   var failOnRegression = false
 
@@ -102,7 +105,8 @@ struct Evaluate: ParsableCommand {
   }
 
   func run() throws {
-    let jobs = try EvaluationJob.jobs(dataset: dataset, labels: labels, options: try input.options())
+    let jobs = try EvaluationJob.jobs(
+      dataset: dataset, labels: labels, options: try input.options(), allowOutsidePaths: allowOutsidePaths)
     // The baseline is read before anything is written: one inside the output directory is then
     // refused as an output instead of being replaced before the comparison.
     let baseline = try self.baseline.map { try EvaluationBaseline(path: $0) }
