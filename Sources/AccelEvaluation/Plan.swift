@@ -225,10 +225,9 @@ public struct EvaluationJob: Sendable {
 extension EvaluationReport {
   /// index.html: the summary table, the precision/recall curve (with a sweep) and, per rule, one
   /// example trace with its annotations and that rule's detections.
-  public func writeIndex(
-    dataset: String, jobs: [EvaluationJob], annotations: [[LabeledInterval]], label: String?, tolerance: Double,
-    to directory: String
-  ) throws {
+  public func indexHTML(
+    dataset: String, jobs: [EvaluationJob], annotations: [[LabeledInterval]], label: String?, tolerance: Double
+  ) throws -> String {
     var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>accelkit evaluation</title>\n"
     html += "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:first-child,td:nth-child(2){text-align:left}</style>\n"
     let labelText = label.map { "label \"\(escapeXML($0))\"" } ?? "each rule's own label"
@@ -267,8 +266,6 @@ extension EvaluationReport {
         title: "\(traces[k].name): truth (top band) and \(s.rule) (bottom band)")
     }
     html += "</body></html>\n"
-    let file = try OutputFile(path: directory + "/index.html")
-    try file.write(html)
-    try file.commit()
+    return html
   }
 }

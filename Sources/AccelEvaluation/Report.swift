@@ -145,16 +145,18 @@ public struct EvaluationReport {
     return "[\n" + items.joined(separator: ",\n") + "\n]\n"
   }
 
-  /// Writes summary.csv, per-trace.csv, detections.csv (and sweep.csv) into `directory`, creating it.
-  public func write(to directory: String, inputs: [ByteInput]) throws {
-    try makeDirectories(directory)
+  /// summary.csv, per-trace.csv, detections.csv (and sweep.csv): names and contents.
+  public var files: [(name: String, text: String)] {
     var files = [("summary.csv", summaryCSV()), ("per-trace.csv", perTraceCSV()), ("detections.csv", detectionsCSV())]
     if sweeping { files.append(("sweep.csv", sweepCSV())) }
-    for (name, text) in files {
-      let file = try OutputFile(path: directory + "/" + name, inputs: inputs)
-      try file.write(text)
-      try file.commit()
-    }
+    return files
+  }
+
+  /// Writes `files` (and any `more`, such as index.html) into `directory`, creating it, all
+  /// together: either every file is replaced or none is.
+  public func write(to directory: String, inputs: [ByteInput], more: [(name: String, text: String)] = []) throws {
+    try makeDirectories(directory)
+    try OutputFile.writeTogether((files + more).map { (directory + "/" + $0.name, $0.text) }, inputs: inputs)
   }
 
   /// Compares with an earlier summary.csv: a line per setting whose metrics changed, and the

@@ -30,6 +30,9 @@ struct AccelKit: ParsableCommand {
   /// Runs the command and maps every error to its message and exit code, in one place.
   static func main() {
     signal(SIGPIPE, SIG_IGN)
+    // A file size limit (ulimit -f) makes a write fail (exit 74, outputs untouched) instead of
+    // killing the process with its temporary files left behind.
+    signal(SIGXFSZ, SIG_IGN)
     #if canImport(Glibc)
       // Blocks are allocated and freed at a steady rate; keep freed memory for reuse instead of
       // handing it back to the kernel and faulting it in again for the next block.

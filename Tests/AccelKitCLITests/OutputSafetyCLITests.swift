@@ -63,6 +63,21 @@ import Testing
     #expect(bytes(dir + "/summary.csv") == before)
   }
 
+  /// A report that cannot be written whole (here a file size limit, as a full disk) leaves every
+  /// file of the previous report as it was, and no temporary file: exit 74.
+  @Test func aReportIsReplacedWholeOrNotAtAll() throws {
+    let dir = Paths.temporaryDirectory()
+    let dataset = Paths.packageRoot + "/datasets/test"
+    #expect(try accelkit(["evaluate", dataset, "-o", dir, "--format", "csv"]).status == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+    let before = names.map { bytes(dir + "/" + $0) }
+    let r = try accelkit(
+      [], shell: "ulimit -f 8; ACCELKIT evaluate \(dataset) --rule seismic -o \(dir) --format csv")
+    #expect(r.status == 74, "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == names)
+    #expect(names.map { bytes(dir + "/" + $0) } == before)
+  }
+
   /// Wisdom is read and saved back over itself (atomically), run after run.
   @Test func wisdomIsUpdatedInPlace() throws {
     let (dir, trace, _) = try setUp()

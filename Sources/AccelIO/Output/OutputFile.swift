@@ -226,6 +226,21 @@ public final class OutputFile {
   }
 }
 
+extension OutputFile {
+  /// Writes several files as one output: every file is written to its temporary file first, and
+  /// only when all are complete are they renamed into place, so that a failure (a full disk, an
+  /// error while rendering) leaves every old file as it was.
+  public static func writeTogether(_ files: [(path: String, text: String)], inputs: [ByteInput] = []) throws {
+    var opened: [OutputFile] = []
+    for file in files { opened.append(try OutputFile(path: file.path, inputs: inputs)) }
+    for (output, file) in zip(opened, files) {
+      try output.write(file.text)
+      try output.flush()
+    }
+    for output in opened { try output.commit() }
+  }
+}
+
 /// Creates the folder `path` and any missing parents (an existing folder is fine).
 public func makeDirectories(_ path: String) throws {
   var prefix = path.hasPrefix("/") ? "" : "."

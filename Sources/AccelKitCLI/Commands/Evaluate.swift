@@ -127,9 +127,10 @@ struct Evaluate: ParsableCommand {
     let evaluations = try results.map { try $0.get() }
     let report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
     if let output {
-      try report.write(to: output, inputs: [])
-      try report.writeIndex(
-        dataset: dataset, jobs: jobs, annotations: annotations, label: label, tolerance: tolerance, to: output)
+      // Every report file, index.html included, is replaced together or not at all.
+      let index = try report.indexHTML(
+        dataset: dataset, jobs: jobs, annotations: annotations, label: label, tolerance: tolerance)
+      try report.write(to: output, inputs: [], more: [("index.html", index)])
     }
     switch format ?? (Diagnostics.stdoutIsTerminal ? .table : .csv) {
     case .table: try writeStdout(report.table())
