@@ -119,6 +119,18 @@ import Testing
     #expect(left.isEmpty, "left behind: \(left)")
   }
 
+  /// Timestamps that do not advance are bad data (65) in every command that needs a rate, and no
+  /// output is created.
+  @Test func timestampsThatDoNotAdvanceAreBadData() throws {
+    let path = temporaryCSV("t,x,y,z\n0,0,0,1\n0,0,0,1\n0,0,0,1\n", name: "stuck.csv")
+    let dir = Paths.temporaryDirectory()
+    for command in [["filter", "lowpass"], ["orientation"], ["attitude"], ["spectrum"], ["detect-shakes", "--rule", "seismic"]] {
+      let r = try accelkit(command + [path, "-o", dir + "/out.csv"])
+      #expect(r.status == 65 && r.stderr.contains("fewer than two increasing timestamps"), "\(command): \(r.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+  }
+
   @Test func nanosecondTimestampsAreWarnedAbout() throws {
     var text = "time,x,y,z\n"
     for i in 0..<300 { text += "\(1_700_000_000_000_000_000 + i * 10_000_000),0,0,-1\n" }

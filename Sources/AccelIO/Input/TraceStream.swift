@@ -32,9 +32,11 @@ public final class TraceStream {
       rate = estimated
       rateWarning = Self.implausibleRate(estimated, name: opened.metadata.name)
     } else {
-      throw AccelError.usage(
-        "cannot tell the sample rate of \(source.metadata.name) from its first samples",
-        hint: "give it with --rate HZ")
+      // Bad data, not a bad command line (as in evaluate): the timestamps do not advance.
+      throw AccelError.data(
+        DataLocation(file: source.metadata.name),
+        "cannot tell the sample rate of \(source.metadata.name): fewer than two increasing timestamps in its first samples",
+        hint: "check the time column (and --time-unit), or give the rate with --rate HZ")
     }
   }
 
