@@ -134,6 +134,15 @@ public final class CSVTraceReader: TraceSource {
       spec: settings.columns, keep: settings.keep, header: header, fieldCount: firstFields.count,
       file: input.name)
     self.columns = columns
+    // Everything that can throw comes before the allocations below (a throwing initialiser does
+    // not run deinit, so they would leak).
+    let units = try ResolvedUnits(
+      settings: settings, layout: columns.layout, names: header == nil ? [:] : columns.groupNames, file: input.name)
+    if !columns.hasTime && settings.rate == nil {
+      throw AccelError.usage(
+        "\(input.name) has no time column; give the sample rate with --rate HZ",
+        hint: "or map a time column with --columns t=NAME (and --time-unit if it is not seconds)")
+    }
     var codes = [Int32](repeating: -1, count: columns.targets.count)
     for (i, target) in columns.targets.enumerated() {
       if let target { codes[i] = Int32(target) | (columns.adds[i] ? Self.addFlag : 0) }
@@ -153,13 +162,6 @@ public final class CSVTraceReader: TraceSource {
       plainEnabled = true
     }
 
-    let units = try ResolvedUnits(
-      settings: settings, layout: columns.layout, names: header == nil ? [:] : columns.groupNames, file: input.name)
-    if !columns.hasTime && settings.rate == nil {
-      throw AccelError.usage(
-        "\(input.name) has no time column; give the sample rate with --rate HZ",
-        hint: "or map a time column with --columns t=NAME (and --time-unit if it is not seconds)")
-    }
     self.input = input
     self.settings = settings
     self.blockSize = blockSize
