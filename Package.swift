@@ -5,6 +5,8 @@ let package = Package(
   name: "accelkit",
   products: [
     .executable(name: "accelkit", targets: ["AccelKitCLI"]),
+    // The readers under libFuzzer: scripts/fuzz builds it with -sanitize=fuzzer,address.
+    .executable(name: "accelkit-fuzz", targets: ["AccelFuzz"]),
     .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot"]),
   ],
   dependencies: [
@@ -51,6 +53,9 @@ let package = Package(
       dependencies: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures"],
       path: "Examples/LibraryExample"
     ),
+    // The fuzz entry point alone (libFuzzer supplies main), and a weak main for plain builds.
+    .target(name: "AccelFuzzMain"),
+    .executableTarget(name: "AccelFuzz", dependencies: ["AccelCore", "AccelIO", "AccelEvaluation", "AccelFuzzMain"]),
     .target(name: "TestSupport", dependencies: ["AccelCore"], path: "Tests/TestSupport"),
     .testTarget(name: "AccelCoreTests", dependencies: ["AccelCore", "TestSupport"]),
     .testTarget(name: "AccelIOTests", dependencies: ["AccelIO", "TestSupport"]),

@@ -1,0 +1,1 @@
+/* The fallback entry point of the accelkit-fuzz executable; see replay.c. */
