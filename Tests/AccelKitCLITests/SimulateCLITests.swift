@@ -19,5 +19,8 @@ import Testing
     let slide = try accelkit(["simulate", "slide", "--view", "200x300", trace, "-o", "-"])
     #expect(slide.status == 0 && slide.stdout.hasPrefix("t,x,y,vx,vy,angle\n0,100,150,"))
     #expect(try accelkit(["simulate", "ball", "--view", "big", trace]).status == 64)
+    for view in ["infxinf", "1e300x10", "0x10"] {  // sizes from the command line are bounded
+      #expect(try accelkit(["simulate", "ball", "--view", view, trace, "-o", "/dev/null"]).status == 64, "\(view)")
+    }
   }
 }

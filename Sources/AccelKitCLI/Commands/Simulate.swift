@@ -29,8 +29,8 @@ struct SimulationOptions: ParsableArguments {
 
   func size() throws -> (Double, Double) {
     let parts = view.lowercased().split(separator: "x").compactMap { Double($0) }
-    guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
-      throw ValidationError("--view takes WIDTHxHEIGHT in points, e.g. 320x460; got \"\(view)\"")
+    guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0 <= 100_000 }) else {
+      throw ValidationError("--view takes WIDTHxHEIGHT in points (each in (0, 100000]), e.g. 320x460; got \"\(view)\"")
     }
     return (parts[0], parts[1])
   }
