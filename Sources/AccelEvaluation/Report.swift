@@ -160,13 +160,8 @@ public struct EvaluationReport {
   }
 
   /// Compares with an earlier summary.csv: a line per setting whose metrics changed, and the
-  /// regressions (F1 down or false alarms per hour up).
-  public func compare(withBaseline path: String) throws -> ([String], [String]) {
-    compare(with: try EvaluationBaseline(path: path))
-  }
-
-  /// The same with a baseline read before (before any output is written, so that a baseline in
-  /// the output directory is read, not replaced).
+  /// regressions (F1 down or false alarms per hour up). The baseline is read before any output is
+  /// written, so that one in the output directory is read, not replaced.
   public func compare(with baseline: EvaluationBaseline) -> ([String], [String]) {
     let old = baseline.metrics
     let path = baseline.path

@@ -113,9 +113,11 @@ public struct OrientationStage: Sendable {
     // With a fused attitude gravity is trustworthy while the device accelerates: the acceleration
     // tolerance (meant for a low-pass, which accelerations fool) does not apply.
     var magnitude = [Double](repeating: 1, count: block.count)
-    for i in 0..<block.count where fusion == nil {
-      let (x, y, z) = (block.x[i], block.y[i], block.z[i])
-      magnitude[i] = (x * x + y * y + z * z).squareRoot()
+    if fusion == nil {
+      for i in 0..<block.count {
+        let (x, y, z) = (block.x[i], block.y[i], block.z[i])
+        magnitude[i] = (x * x + y * y + z * z).squareRoot()
+      }
     }
     return (gx, gy, gz, magnitude)
   }

@@ -76,12 +76,6 @@ public struct Quaternion: Sendable, Equatable {
     Vector3(2 * (x * z - w * y), 2 * (w * x + y * z), 1 - 2 * x * x - 2 * y * y)
   }
 
-  /// The angle of the rotation between two attitudes, in degrees (sign of q ignored).
-  public func angle(to o: Quaternion) -> Double {
-    let d = abs(w * o.w + x * o.x + y * o.y + z * o.z) / (norm * o.norm)
-    return 2 * acos(min(1, d)) * 180 / .pi
-  }
-
   /// The angle between the world z axis as seen by two attitudes, in degrees: BROAD's
   /// inclination error (heading plays no part).
   public func inclination(to o: Quaternion) -> Double {

@@ -79,6 +79,16 @@ import Testing
     #expect(madgwick.status == 64 && madgwick.stderr.contains("offline"))
   }
 
+  /// A write that fails on the output thread (a full device, more output than the 1 MB buffer)
+  /// ends the command with exit 74.
+  @Test func anOutputErrorOnTheSecondThreadIsReported() throws {
+    var text = "time,acc_x,acc_y,acc_z,gyr_x_rps,gyr_y_rps,gyr_z_rps\n"
+    for i in 0..<20_000 { text += "\(Double(i) / 100),0,0,-1,0.1,0.2,0.3\n" }
+    let long = temporaryCSV(text, name: "long.csv")
+    let r = try accelkit(["attitude", long, "-o", "/dev/full"])
+    #expect(r.status == 74 && r.stderr.contains("/dev/full"), "\(r.stderr)")
+  }
+
   @Test func usageErrors() throws {
     let plain = temporaryCSV("t,x,y,z\n0,0,0,-1\n0.01,0,0,-1\n0.02,0,0,-1\n", name: "plain.csv")
     let noGyro = try accelkit(["attitude", "--method", "vqf", plain, "-o", "-"])

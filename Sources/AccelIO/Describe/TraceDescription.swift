@@ -42,13 +42,12 @@ public struct TraceDescription: Sendable {
         w.append("mean |a| is \(short(meanNorm)): units look like mg, not g (pass --units mg)")
       } else if meanNorm < 0.5 || meanNorm > 2 {
         w.append(
-          "mean |a| is \(short(meanNorm)) g, far from 1 g: check --units, or whether gravity was already removed")
+          "mean |a| is \(short(meanNorm)) g, far from 1 g: check --units, or whether gravity was already removed"
+        )
       }
     }
-    if metadata.nominalRate == nil, let rate = s.estimatedRate,
-      let text = TraceStream.implausibleRate(rate, name: metadata.name)
-    {
-      w.append(String(text.dropFirst(metadata.name.count + 2)))  // the file is named by the report
+    if metadata.nominalRate == nil, let rate = s.estimatedRate, let text = TraceStream.implausibleRate(rate) {
+      w.append(text)
     }
     if s.nonIncreasing > 0 {
       w.append(
@@ -69,7 +68,8 @@ public struct TraceDescription: Sendable {
       for (value, count) in [(stats.max, stats.countAtMax), (stats.min, stats.countAtMin)]
       where count >= 3 && abs(value) >= 1.5 {
         w.append(
-          "\(axis) reaches \(short(value)) g in \(count) samples: the sensor is probably clipping at its rail")
+          "\(axis) reaches \(short(value)) g in \(count) samples: the sensor is probably clipping at its rail"
+        )
       }
     }
     if let g = s.gyroscope {
@@ -83,7 +83,8 @@ public struct TraceDescription: Sendable {
         for (value, count) in [(stats.max, stats.countAtMax), (stats.min, stats.countAtMin)]
         where count >= 3 && abs(value) >= 3 {
           w.append(
-            "g\(axis) reaches \(short(value)) rad/s in \(count) samples: the gyroscope is probably saturating")
+            "g\(axis) reaches \(short(value)) rad/s in \(count) samples: the gyroscope is probably saturating"
+          )
         }
       }
     }
@@ -158,7 +159,8 @@ public struct TraceDescription: Sendable {
   }
 
   private static let textFields: Set<String> = [
-    "file", "channels", "units_in", "gyro_units_in", "mag_units_in", "convention_in", "recognised_as", "warnings",
+    "file", "channels", "units_in", "gyro_units_in", "mag_units_in", "convention_in", "recognised_as",
+    "warnings",
   ]
 
   /// One header row and a row per trace.
@@ -210,7 +212,9 @@ public struct TraceDescription: Sendable {
       row("rate", "unknown (fewer than 2 increasing timestamps)")
     }
     if let longest = s.largestGaps.first {
-      row("gaps", "\(s.gapCount) (longest \(Self.short(longest.interval)) s at t = \(Self.short(longest.start)) s)")
+      row(
+        "gaps",
+        "\(s.gapCount) (longest \(Self.short(longest.interval)) s at t = \(Self.short(longest.start)) s)")
     } else {
       row("gaps", "none")
     }

@@ -30,7 +30,7 @@ public final class TraceStream {
       rate = r
     } else if let block = first, let estimated = estimateRate(block.t) {
       rate = estimated
-      rateWarning = Self.implausibleRate(estimated, name: opened.metadata.name)
+      rateWarning = Self.implausibleRate(estimated).map { "\(opened.metadata.name): \($0)" }
     } else {
       // Bad data, not a bad command line (as in evaluate): the timestamps do not advance.
       throw AccelError.data(
@@ -44,9 +44,9 @@ public final class TraceStream {
 
   /// The warning for a rate worked out from timestamps, or nil when it is plausible: with the
   /// time unit that would make it plausible (Sensor Logger and many loggers write nanoseconds).
-  public static func implausibleRate(_ rate: Double, name: String) -> String? {
+  public static func implausibleRate(_ rate: Double) -> String? {
     guard !(rate >= 0.1 && rate <= 100_000) else { return nil }
-    var text = "\(name): its timestamps give a sample rate of \(cFormat("%.4g", rate)) Hz"
+    var text = "its timestamps give a sample rate of \(cFormat("%.4g", rate)) Hz"
     if let (unit, factor) = [("ms", 1e3), ("us", 1e6), ("ns", 1e9)].first(where: { rate * $0.1 >= 0.1 && rate * $0.1 <= 100_000 }) {
       text += "; if they are in \(unit), give --time-unit \(unit) (\(cFormat("%.4g", rate * factor)) Hz)"
     } else {

@@ -91,7 +91,6 @@ public enum AttitudeMethod: String, CaseIterable, Sendable {
 /// (east-north-up when magnetometer samples are given).
 public protocol AttitudeFilter: Sendable {
   associatedtype Configuration: TunableConfiguration
-  static var method: AttitudeMethod { get }
   init(interval: Double, configuration: Configuration)
   mutating func update(_ sample: AttitudeSample)
   var attitude: Quaternion { get }

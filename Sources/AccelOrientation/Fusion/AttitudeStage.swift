@@ -185,14 +185,20 @@ public struct AttitudeStage: Sendable {
     var out: [Quaternion] = []
     out.reserveCapacity(block.count)
     filter.run(block, nominal: nominal, lastT: &lastT, magnetometer: usesMagnetometer, into: &out)
-    if headingOffset == nil, let first = out.first {
+    applyHeadingOffset(&out)
+    return out
+  }
+
+  /// Without a heading reference, turns attitudes about the vertical so that the first yaw is 0
+  /// (the turn fixed by the first attitude seen).
+  mutating func applyHeadingOffset(_ attitudes: inout [Quaternion]) {
+    if headingOffset == nil, let first = attitudes.first {
       headingOffset = Quaternion.heading(
         -EulerAngles.yawRadians(first, aerospace: settings.angles == .aerospace))
     }
     if let offset = headingOffset, offset != .identity {
-      for i in out.indices { out[i] = offset * out[i] }
+      for i in attitudes.indices { attitudes[i] = offset * attitudes[i] }
     }
-    return out
   }
 
   /// The attitude and angles of every sample of `block`.
@@ -273,7 +279,7 @@ extension AttitudeStage {
     _ settings: AttitudeSettings, rate: Double, layout: TraceLayout, store: RandomAccessStore,
     next: () throws -> SampleBlock?, emit: (AttitudeRows) throws -> Void
   ) throws {
-    let stage = try AttitudeStage(settings, rate: rate, layout: layout)
+    var stage = try AttitudeStage(settings, rate: rate, layout: layout)
     guard let vqf = stage.filter as? VQFFilter else {
       throw AccelError.usage(
         "--offline is VQF's offline variant; --method \(stage.method.rawValue) has none",
@@ -281,15 +287,9 @@ extension AttitudeStage {
     }
     let offline = OfflineVQF(
       configuration: vqf.configuration, interval: stage.nominal, magnetometer: stage.usesMagnetometer)
-    var offset: Quaternion? = stage.usesMagnetometer ? .identity : nil
     try offline.run(store: store, next: next) { t, qs in
       var qs = qs
-      if offset == nil, let first = qs.first {
-        offset = Quaternion.heading(-EulerAngles.yawRadians(first, aerospace: settings.angles == .aerospace))
-      }
-      if let offset, offset != .identity {
-        for i in qs.indices { qs[i] = offset * qs[i] }
-      }
+      stage.applyHeadingOffset(&qs)
       try emit(AttitudeRows(t: t, quaternions: qs, angles: settings.angles, hasHeading: stage.hasHeading))
     }
   }

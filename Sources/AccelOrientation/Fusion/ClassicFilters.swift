@@ -28,7 +28,6 @@ public struct MadgwickConfiguration: TunableConfiguration {
 /// field is (b_x, 0, b_z) (x north, z up: north-west-up), so the attitude is turned a quarter turn
 /// about z to east-north-up; the two are the same filter (left multiplication commutes with it).
 public struct MadgwickFilter: AttitudeFilter {
-  public static let method = AttitudeMethod.madgwick
   public let configuration: MadgwickConfiguration
   /// North-west-up when the magnetometer is used, else the world of the first sample.
   @usableFromInline var q = Quaternion.identity
@@ -115,7 +114,6 @@ public struct MahonyConfiguration: TunableConfiguration {
 /// and expected directions; Euler integration and renormalisation, as the `ahrs` package does it.
 /// Its magnetometer reference lies in the y-z plane, so the world is east-north-up.
 public struct MahonyFilter: AttitudeFilter {
-  public static let method = AttitudeMethod.mahony
   public let configuration: MahonyConfiguration
   @usableFromInline var q = Quaternion.identity
   @usableFromInline var bias = Vector3()
@@ -175,7 +173,6 @@ public struct ComplementaryConfiguration: TunableConfiguration {
 /// 1 - exp(-dt / tau_acc) of the angle between them, and the heading towards magnetic north by
 /// 1 - exp(-dt / tau_mag). No bias estimation: a bias b leaves a tilt error of about b * tau_acc.
 public struct ComplementaryFilter: AttitudeFilter {
-  public static let method = AttitudeMethod.complementary
   public let configuration: ComplementaryConfiguration
   @usableFromInline var q = Quaternion.identity
   @usableFromInline var started = false
@@ -228,7 +225,6 @@ public struct AccelTiltConfiguration: TunableConfiguration {
 /// first-order time constant (0.2 s, as `orientation` does), up along it, north along the field's
 /// horizontal part when a magnetometer is used. Wrong whenever the sensor accelerates.
 public struct AccelTiltFilter: AttitudeFilter {
-  public static let method = AttitudeMethod.accel
   public let configuration: AccelTiltConfiguration
   @usableFromInline var force = Vector3()
   @usableFromInline var field = Vector3()

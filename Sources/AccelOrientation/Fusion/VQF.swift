@@ -179,7 +179,6 @@ public struct VQFConfiguration: TunableConfiguration {
 /// algorithm; the filters' coefficients use the nominal interval, the gyroscope is integrated over
 /// each sample's own interval.
 public struct VQFFilter: AttitudeFilter {
-  public static let method = AttitudeMethod.vqf
   public let configuration: VQFConfiguration
 
   @usableFromInline let ts: Double
