@@ -10,7 +10,11 @@ public enum AccelError: Error, Equatable, Sendable {
   case data(DataLocation, String, hint: String? = nil)
   /// An input cannot be opened or read (exit 66).
   case cannotOpen(path: String, reason: String)
-  /// An output cannot be written (exit 74).
+  /// An output cannot be created: its folder is missing or not writable, or the path is a folder
+  /// (exit 73).
+  case cannotCreate(path: String, reason: String)
+  /// An output cannot be written once created: a full disk, a file size limit, an I/O error
+  /// (exit 74).
   case io(path: String, reason: String)
   /// A requested check failed (exit 1), e.g. a CI gate.
   case failure(String)
@@ -21,6 +25,7 @@ public enum AccelError: Error, Equatable, Sendable {
     case .usage: 64
     case .data: 65
     case .cannotOpen: 66
+    case .cannotCreate: 73
     case .io: 74
     case .failure: 1
     }
@@ -32,6 +37,7 @@ public enum AccelError: Error, Equatable, Sendable {
     case .usage(let text, _): text
     case .data(let location, let text, _): "\(location.description): \(text)"
     case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
+    case .cannotCreate(let path, let reason): "cannot create \(path): \(reason)"
     case .io(let path, let reason): "cannot write \(path): \(reason)"
     case .failure(let text): text
     }
@@ -43,6 +49,7 @@ public enum AccelError: Error, Equatable, Sendable {
     case .usage(_, let hint): hint
     case .data(_, _, let hint): hint
     case .cannotOpen: nil
+    case .cannotCreate: nil
     case .io: nil
     case .failure: nil
     }

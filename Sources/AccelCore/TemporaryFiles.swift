@@ -10,7 +10,10 @@
 /// SIGINT, 143 for SIGTERM). The handler only calls `unlink` and `_exit` on paths kept in a fixed
 /// table of C strings, which is safe in a signal handler.
 public enum TemporaryFiles {
-  private static let capacity = 256
+  /// Enough for every file of the largest output set (`generate --traces 10000` stages 30 002).
+  private static let capacity = 1 << 16
+  /// A slot at or after which the next free one is searched for.
+  nonisolated(unsafe) private static var nextFree = 0
   nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
     let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
     table.initialize(repeating: nil, count: capacity)
@@ -27,8 +30,11 @@ public enum TemporaryFiles {
   public static func register(_ path: String) -> Int? {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    for i in 0..<capacity where slots[i] == nil {
+    for k in 0..<capacity {
+      let i = (nextFree + k) % capacity
+      guard slots[i] == nil else { continue }
       slots[i] = strdup(path)
+      nextFree = i + 1
       return i
     }
     return nil
@@ -41,6 +47,7 @@ public enum TemporaryFiles {
     let path = slots[slot]
     slots[slot] = nil
     free(path)
+    nextFree = min(nextFree, slot)
   }
 
   /// Removes the registered files and exits with 128 + `signal` on SIGINT, SIGTERM and SIGHUP.
@@ -59,5 +66,53 @@ public enum TemporaryFiles {
         _exit(128 + number)
       }
     }
+  }
+}
+
+extension TemporaryFiles {
+  /// The host's name as it appears in temporary file names (letters, digits and dots only).
+  private static let hostTag: String = {
+    var name = [CChar](repeating: 0, count: 256)
+    guard gethostname(&name, name.count - 1) == 0 else { return "host" }
+    let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let kept = text.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == ".") }
+    let tag = String(String.UnicodeScalarView(kept.prefix(40)))
+    return tag.isEmpty ? "host" : tag
+  }()
+
+  /// The `mkstemp` template for the temporary file of the output `base` in `directory`:
+  /// `.BASE.accelkit-PID@HOST-XXXXXX`. Hidden, named after the output it will become and after
+  /// the process that writes it, so that one left by a killed process is recognised as such.
+  public static func template(directory: String, base: String) -> String {
+    "\(directory)/.\(base).accelkit-\(getpid())@\(hostTag)-XXXXXX"
+  }
+
+  /// Removes the temporary files of the output `base` in `directory` left by processes of this
+  /// host that no longer exist (killed with SIGKILL, or by a power cut). Files of live processes,
+  /// of other hosts (a shared folder) and anything not named by `template` are left alone.
+  /// Returns the names removed.
+  @discardableResult
+  public static func removeStale(directory: String, base: String) -> [String] {
+    let prefix = ".\(base).accelkit-"
+    guard let dir = opendir(directory) else { return [] }
+    defer { closedir(dir) }
+    var removed: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name.hasPrefix(prefix) else { continue }
+      let rest = name.dropFirst(prefix.count)
+      guard let at = rest.firstIndex(of: "@"), let dash = rest.lastIndex(of: "-"), at < dash,
+        let pid = Int32(rest[..<at]), pid > 0, rest[rest.index(after: at)..<dash] == hostTag,
+        rest[rest.index(after: dash)...].count == 6
+      else { continue }
+      guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+      let path = "\(directory)/\(name)"
+      var st = stat()
+      guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+      if unlink(path) == 0 { removed.append(name) }
+    }
+    return removed.sorted()
   }
 }

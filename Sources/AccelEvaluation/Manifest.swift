@@ -81,7 +81,11 @@ public enum Manifest {
     return entries
   }
 
-  static func fileExistsAt(_ path: String) -> Bool { FileIdentity(path: path) != nil }
+  /// Whether something is at `path` (links followed): a file, or a FIFO a recorder writes into.
+  static func fileExistsAt(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0
+  }
 
   /// Whether `file` (links resolved) lies inside `directory` (links resolved).
   static func isInside(_ file: String, directory: String) -> Bool {

@@ -20,8 +20,9 @@ struct AccelKit: ParsableCommand {
       Apple's convention (a device lying face up reads z = -1 g). Inputs are converted on the way \
       in: see --units, --convention and --preset.
 
-      Exit codes: 0 ok, 1 a failed check, 64 usage error, 65 bad data, 66 unreadable input, \
-      74 output error.
+      Exit codes: 0 ok, 1 a failed check, 64 usage error, 65 bad data (with file:line:column), \
+      66 an input cannot be read, 73 an output cannot be created, 74 an output cannot be written \
+      (full disk), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.
       """,
     version: version,
     subcommands: [Info.self, Convert.self, Filter.self, Spectrum.self, Spectrogram.self, Orientation.self, AttitudeCommand.self, DetectShakes.self, Evaluate.self, Generate.self, Simulate.self, Plot.self, Presets.self]

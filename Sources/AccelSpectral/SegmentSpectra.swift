@@ -24,6 +24,12 @@ public struct SpectralSettings: Equatable, Sendable {
     }
     let n = nfft ?? segment
     guard n >= segment else { throw AccelError.usage("--nfft must be at least the segment length \(segment), got \(n)") }
+    let limit = Self.maximumLength
+    guard segment <= limit && n <= limit else {
+      throw AccelError.usage(
+        "segments and the FFT length are limited to \(limit) samples (2^24), got \(max(segment, n))",
+        hint: "a longer segment than that needs gigabytes of memory; use Welch's average of shorter segments")
+    }
     guard rate > 0 && rate.isFinite else { throw AccelError.usage("the sample rate must be positive, got \(rate)") }
     self.rate = rate
     self.segment = segment
@@ -33,6 +39,10 @@ public struct SpectralSettings: Equatable, Sendable {
     self.detrend = detrend
     self.scaling = scaling
   }
+
+  /// The longest segment and FFT: 2^24 samples (46 hours at 100 Hz), about 0.5 GB of working
+  /// memory per channel at that length.
+  public static let maximumLength = 1 << 24
 
   public var hop: Int { segment - overlap }
   public var binCount: Int { nfft / 2 + 1 }

@@ -40,9 +40,10 @@ import Testing
     #expect(accelError { _ = try OutputFile(path: link, inputs: [input]) }?.exitCode == 64)
   }
 
-  @Test func unwritableDirectoryIsAnIOError() {
+  @Test func anOutputInAMissingFolderCannotBeCreated() {
     let error = accelError { _ = try OutputFile(path: "/nonexistent-dir/out.csv") }
-    #expect(error?.exitCode == 74)
+    #expect(error?.exitCode == 73)
+    #expect(error?.message == "cannot create /nonexistent-dir/out.csv: No such file or directory")
   }
 }
 

@@ -92,10 +92,10 @@ import Testing
     #expect(output.t == input.t)
     #expect(output.x == expected[0] && output.y == expected[1] && output.z == expected[2])
 
-    // No room for the scratch file: an output error naming where, and no output.
+    // No folder for the scratch file: cannot create (73), naming where, and no output.
     let failed = try accelkit([], shell: "TMPDIR=/nonexistent/dir ACCELKIT filter butterworth --cutoff 5 --zero-phase \(csv) -o \(directory)/none.csv")
-    #expect(failed.status == 74)
-    #expect(failed.stderr.hasPrefix("Error: cannot write a temporary file in /nonexistent/dir: No such file or directory"), "\(failed.stderr)")
+    #expect(failed.status == 73)
+    #expect(failed.stderr.hasPrefix("Error: cannot create a temporary file in /nonexistent/dir: No such file or directory"), "\(failed.stderr)")
     #expect(!fileExists(directory + "/none.csv"))
   }
 

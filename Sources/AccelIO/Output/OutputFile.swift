@@ -53,12 +53,12 @@ public final class OutputFile {
     var st = stat()
     let isSpecial = !toStdout && stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG
     if isSpecial && (st.st_mode & S_IFMT) == S_IFDIR {
-      throw AccelError.io(path: path, reason: "it is a directory")
+      throw AccelError.cannotCreate(path: path, reason: "it is a directory")
     }
     if isSpecial && !needsSeek {
       // A device or a pipe (/dev/null, a FIFO): nothing to replace atomically, write straight in.
       let opened = open(path, O_WRONLY | O_CLOEXEC)
-      guard opened >= 0 else { throw AccelError.io(path: path, reason: String(cString: strerror(errno))) }
+      guard opened >= 0 else { throw AccelError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
       fd = opened
       tempPath = nil
       ownsDescriptor = true
@@ -80,10 +80,11 @@ public final class OutputFile {
         directory = "."
         base = path
       }
-      var template = Array("\(directory)/.\(base).accelkit-XXXXXX".utf8CString)
+      TemporaryFiles.removeStale(directory: directory, base: base)
+      var template = Array(TemporaryFiles.template(directory: directory, base: base).utf8CString)
       let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       guard made >= 0 else {
-        throw AccelError.io(path: toStdout ? "<stdout>" : path, reason: String(cString: strerror(errno)))
+        throw creationError(path: toStdout ? "<stdout>" : path, errno: errno)
       }
       let mask = umask(0)
       umask(mask)
@@ -231,13 +232,83 @@ extension OutputFile {
   /// only when all are complete are they renamed into place, so that a failure (a full disk, an
   /// error while rendering) leaves every old file as it was.
   public static func writeTogether(_ files: [(path: String, text: String)], inputs: [ByteInput] = []) throws {
-    var opened: [OutputFile] = []
-    for file in files { opened.append(try OutputFile(path: file.path, inputs: inputs)) }
-    for (output, file) in zip(opened, files) {
+    var staged = StagedOutputs()
+    for file in files {
+      let output = try OutputFile(path: file.path, inputs: inputs)
       try output.write(file.text)
-      try output.flush()
+      try staged.add(output)
     }
-    for output in opened { try output.commit() }
+    try staged.commit()
+  }
+
+  /// Completes the file's bytes and closes it without renaming it into place: the returned
+  /// `StagedOutput` does that, or removes the temporary file if it is dropped. Outputs that are
+  /// written directly (stdout, a device) are complete already and their stage commits nothing.
+  public func stage() throws -> StagedOutput {
+    guard let tempPath, !toStdout else {
+      try commit()
+      return StagedOutput(path: path, temporary: nil, slot: nil)
+    }
+    try flush()
+    guard close(fd) == 0 else {
+      throw AccelError.io(path: name, reason: String(cString: strerror(errno)))
+    }
+    let staged = StagedOutput(path: path, temporary: tempPath, slot: temporarySlot)
+    // The temporary file and its signal-table slot now belong to the stage.
+    self.tempPath = nil
+    temporarySlot = nil
+    committed = true
+    return staged
+  }
+}
+
+/// An output whose bytes are complete in a closed temporary file beside the target, waiting to be
+/// renamed into place. Dropped without `commit()`, it removes the temporary file.
+public final class StagedOutput {
+  public let path: String
+  private var temporary: String?
+  private var slot: Int?
+
+  init(path: String, temporary: String?, slot: Int?) {
+    self.path = path
+    self.temporary = temporary
+    self.slot = slot
+  }
+
+  /// Renames the temporary file over the target.
+  public func commit() throws {
+    guard let temporary else { return }
+    guard rename(temporary, path) == 0 else {
+      throw AccelError.io(path: path, reason: String(cString: strerror(errno)))
+    }
+    self.temporary = nil
+    if let slot { TemporaryFiles.unregister(slot) }
+    slot = nil
+  }
+
+  deinit {
+    if let temporary { unlink(temporary) }
+    if let slot { TemporaryFiles.unregister(slot) }
+  }
+}
+
+/// The outputs of one run, committed together at the end (or, if the run fails first, none):
+/// each file is written whole and closed as it is added, so that any number of files takes no
+/// memory or descriptors beyond their names.
+public struct StagedOutputs {
+  private var files: [StagedOutput] = []
+
+  public init() {}
+
+  /// Completes `output` (see `OutputFile.stage()`) and keeps it for `commit()`.
+  public mutating func add(_ output: OutputFile) throws {
+    files.append(try output.stage())
+  }
+
+  /// Renames every file into place, in the order they were added.
+  public mutating func commit() throws {
+    for file in files { try file.commit() }
+    files = []
   }
 }
 
@@ -248,11 +319,24 @@ public func makeDirectories(_ path: String) throws {
     prefix += "/" + part
     var st = stat()
     if stat(prefix, &st) == 0 {
-      guard (st.st_mode & S_IFMT) == S_IFDIR else { throw AccelError.io(path: path, reason: "\(prefix) is not a directory") }
+      guard (st.st_mode & S_IFMT) == S_IFDIR else {
+        throw AccelError.cannotCreate(path: path, reason: "\(prefix) is not a directory")
+      }
       continue
     }
     if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
-      throw AccelError.io(path: path, reason: String(cString: strerror(errno)))
+      throw creationError(path: path, errno: errno)
     }
+  }
+}
+
+/// The error for an output that could not be created: out of space (or quota, or an I/O error) is
+/// an I/O error (74), anything else (a missing folder, no permission, a read-only file system) is
+/// exit 73.
+public func creationError(path: String, errno code: Int32) -> AccelError {
+  let reason = String(cString: strerror(code))
+  switch code {
+  case ENOSPC, EDQUOT, EFBIG, EIO: return .io(path: path, reason: reason)
+  default: return .cannotCreate(path: path, reason: reason)
   }
 }

@@ -19,7 +19,7 @@ public final class ScratchFile: RandomAccessStore {
     var template = Array("\(directory)/.accelkit-scratch-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard made >= 0 else {
-      throw AccelError.io(path: "a temporary file in \(directory)", reason: String(cString: strerror(errno)))
+      throw creationError(path: "a temporary file in \(directory)", errno: errno)
     }
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     fd = made

@@ -41,6 +41,9 @@ struct Generate: ParsableCommand {
 
   func run() throws {
     try makeDirectories(output)
+    // Every file is written whole before any is renamed into place: a failure (a full disk) leaves
+    // an existing dataset in the folder as it was, not half replaced.
+    var staged = StagedOutputs()
     let splitName = split ?? String(output.split(separator: "/").last ?? "set")
     let command = "accelkit generate -o \(output) --traces \(traces) --seed \(seed) --scenario \(scenario.rawValue)" + (split.map { " --split \($0)" } ?? "")
     try Generator.writeDataset(
@@ -48,7 +51,8 @@ struct Generate: ParsableCommand {
     ) { name, text in
       let file = try OutputFile(path: output + "/" + name)
       try file.write(text)
-      try file.commit()
+      try staged.add(file)
     }
+    try staged.commit()
   }
 }
