@@ -62,7 +62,7 @@ let package = Package(
     .testTarget(name: "AccelFiltersTests", dependencies: ["AccelFilters", "TestSupport"]),
     .testTarget(name: "AccelGesturesTests", dependencies: ["AccelGestures", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelEvaluationTests", dependencies: ["AccelEvaluation", "TestSupport"]),
-    .testTarget(name: "AccelPlotTests", dependencies: ["AccelPlot"]),
+    .testTarget(name: "AccelPlotTests", dependencies: ["AccelPlot", "AccelCore"]),
     .testTarget(name: "AccelSynthesisTests", dependencies: ["AccelSynthesis", "AccelCore"]),
     .testTarget(name: "AccelSimulationTests", dependencies: ["AccelSimulation", "AccelCore"]),
     .testTarget(name: "AccelOrientationTests", dependencies: ["AccelOrientation", "AccelIO", "TestSupport"]),

@@ -255,14 +255,19 @@ extension EvaluationReport {
       else { continue }
       shown.insert(s.rule)
       let (source, _) = try TraceOpener.open(path: jobs[k].trace, settings: jobs[k].readSettings)
-      let samples = try source.readAll()
+      var envelope = Plots.traceEnvelope()
+      while let block = try source.next() {
+        for j in 0..<block.count {
+          Plots.addTrace(t: block.t[j], x: block.x[j], y: block.y[j], z: block.z[j], to: &envelope)
+        }
+      }
       let truth = annotations[k].filter { $0.label == wanted }.map { PlotEvent(start: $0.start, end: $0.end, label: $0.label) }
       let detections = traces[k].detections[i].map { d in
         PlotEvent(start: d.detection.start, end: d.detection.end, label: d.match == nil ? "false alarm" : "detected")
       }
       html += "<h3>\(s.rule) on \(escapeXML(traces[k].name))</h3>\n"
       html += Plots.trace(
-        t: samples.t, x: samples.x, y: samples.y, z: samples.z, events: [truth, detections], eventNames: ["truth", s.rule],
+        envelope: envelope, events: [truth, detections], eventNames: ["truth", s.rule],
         title: "\(traces[k].name): truth (top band) and \(s.rule) (bottom band)")
     }
     html += "</body></html>\n"

@@ -20,7 +20,7 @@ public struct PlotEvent: Sendable {
 public enum Plots {
   /// Points of one series, thinned to at most two per pixel column (its minimum and maximum), so
   /// long traces give small files that keep every peak.
-  static func thin(_ t: [Double], _ v: [Double], x: Scale, y: Scale, clamp: (Double) -> Double) -> [(Double, Double)] {
+  static func thin(_ points: [(t: Double, v: Double)], x: Scale, y: Scale, clamp: (Double) -> Double) -> [(Double, Double)] {
     var out: [(Double, Double)] = []
     var column = Int.min
     var lo = (0.0, Double.infinity), hi = (0.0, -Double.infinity)
@@ -34,21 +34,33 @@ public enum Plots {
         out.append((lo.0, clamp(y(lo.1))))
       }
     }
-    for i in 0..<t.count where v[i].isFinite {
-      let px = x(t[i])
+    for (t, v) in points where v.isFinite {
+      let px = x(t)
       let c = Int(px.rounded(.down))
       if c != column {
         flush()
         column = c
-        lo = (px, v[i])
-        hi = (px, v[i])
+        lo = (px, v)
+        hi = (px, v)
       } else {
-        if v[i] < lo.1 { lo = (px, v[i]) }
-        if v[i] > hi.1 { hi = (px, v[i]) }
+        if v < lo.1 { lo = (px, v) }
+        if v > hi.1 { hi = (px, v) }
       }
     }
     flush()
     return out
+  }
+
+  /// The series of a trace plot, x, y, z and |a|, gathered from blocks in bounded memory.
+  public static func traceEnvelope() -> Envelope { Envelope(series: 4) }
+
+  /// Adds samples to a `traceEnvelope()`.
+  public static func addTrace(t: Double, x: Double, y: Double, z: Double, to envelope: inout Envelope) {
+    let b = envelope.bucket(for: t)
+    envelope.add(x, at: t, bucket: b, series: 0)
+    envelope.add(y, at: t, bucket: b, series: 1)
+    envelope.add(z, at: t, bucket: b, series: 2)
+    envelope.add((x * x + y * y + z * z).squareRoot(), at: t, bucket: b, series: 3)
   }
 
   /// x, y, z and |a| against time, with event spans (the first set as truth, the second as
@@ -57,18 +69,17 @@ public enum Plots {
     t: [Double], x: [Double], y: [Double], z: [Double], events: [[PlotEvent]], eventNames: [String],
     title: String
   ) -> String {
-    var norm = [Double](repeating: 0, count: t.count)
-    var lo = -1.2
-    var hi = 1.2
-    for i in 0..<t.count {
-      let a = x[i], b = y[i], c = z[i]
-      norm[i] = (a * a + b * b + c * c).squareRoot()
-      for v in [a, b, c, norm[i]] where v.isFinite {
-        lo = min(lo, v)
-        hi = max(hi, v)
-      }
-    }
-    var chart = Chart(x: (t.first ?? 0, t.last ?? 1), y: (lo, hi))
+    var envelope = traceEnvelope()
+    for i in t.indices { addTrace(t: t[i], x: x[i], y: y[i], z: z[i], to: &envelope) }
+    return trace(envelope: envelope, events: events, eventNames: eventNames, title: title)
+  }
+
+  /// A trace plot from a `traceEnvelope()`.
+  public static func trace(envelope: Envelope, events: [[PlotEvent]], eventNames: [String], title: String) -> String {
+    let range = envelope.valueRange ?? (0, 0)
+    let lo = min(-1.2, range.lo), hi = max(1.2, range.hi)
+    let times = envelope.timeRange ?? (0, 1)
+    var chart = Chart(x: (times.first, times.last), y: (lo, hi))
     let colours = [Palette.truth, Palette.detection]
     for (k, set) in events.enumerated() {
       let half: Double = chart.plotHeight / 2
@@ -82,8 +93,10 @@ public enum Plots {
       }
     }
     chart.axes(xLabel: "time (s)", yLabel: "acceleration (g)", title: title)
-    for (k, series) in [x, y, z, norm].enumerated() {
-      chart.svg.polyline(thin(t, series, x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[k], width: k == 3 ? 0.8 : 1)
+    for k in 0..<4 {
+      chart.svg.polyline(
+        thin(envelope.points(series: k), x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[k],
+        width: k == 3 ? 0.8 : 1)
     }
     var legend = [("x", Palette.axes[0]), ("y", Palette.axes[1]), ("z", Palette.axes[2]), ("|a|", Palette.axes[3])]
     for (k, name) in eventNames.enumerated() { legend.append((name, colours[k % 2])) }
@@ -115,19 +128,38 @@ public enum Plots {
 
   /// A heat map of power (log scale) over time and frequency, with a colour bar.
   public static func spectrogram(times: [Double], frequencies: [Double], power: [[Double]], title: String) -> String {
-    let positive = power.flatMap { $0 }.filter { $0 > 0 && $0.isFinite }
-    let lo = log10(positive.min() ?? 1e-12), hi = log10(positive.max() ?? 1)
-    let first = times.first ?? 0, last = times.last ?? 1
-    let step = times.count > 1 ? (last - first) / Double(times.count - 1) : 1
-    var chart = Chart(width: 900, height: 380, x: (first - step / 2, last + step / 2), y: (0, frequencies.last ?? 1))
+    var raster = SpectrogramRaster(frequencies: frequencies)
+    for (t, p) in zip(times, power) { raster.add(time: t, power: p) }
+    return spectrogram(raster, title: title)
+  }
+
+  /// A heat map of a `SpectrogramRaster` (at most its columns × rows cells, whatever the trace's
+  /// length).
+  public static func spectrogram(_ raster: SpectrogramRaster, title: String) -> String {
+    let cells = raster.cells
+    var lo = Double.infinity, hi = -Double.infinity
+    for cell in cells {
+      for p in cell.power where p > 0 && p.isFinite {
+        lo = min(lo, p)
+        hi = max(hi, p)
+      }
+    }
+    if lo > hi { (lo, hi) = (1e-12, 1) }
+    (lo, hi) = (log10(lo), log10(hi))
+    let step = raster.frameStep ?? 1
+    let binStep = raster.frequencies.count > 1 ? raster.frequencies[1] - raster.frequencies[0] : 1
+    let first = cells.first?.start ?? 0, last = cells.last?.end ?? 1
+    var chart = Chart(width: 900, height: 380, x: (first - step / 2, last + step / 2), y: (0, raster.frequencies.last ?? 1))
     chart.svg = SVGDocument(width: 900, height: 380)
-    let binStep = frequencies.count > 1 ? frequencies[1] - frequencies[0] : 1
-    for (f, frame) in power.enumerated() {
-      let x0 = chart.x(times[f] - step / 2), x1 = chart.x(times[f] + step / 2)
-      for (k, p) in frame.enumerated() {
-        let y0 = chart.y(frequencies[k] + binStep / 2), y1 = chart.y(frequencies[k] - binStep / 2)
+    for cell in cells {
+      let x0 = chart.x(cell.start - step / 2), x1 = chart.x(cell.end + step / 2)
+      for (r, p) in cell.power.enumerated() {
+        let span = raster.rowSpan(r)
+        let y0 = chart.y(span.high + binStep / 2), y1 = chart.y(span.low - binStep / 2)
         let level = p > 0 ? (log10(p) - lo) / max(hi - lo, 1e-12) : 0
-        chart.svg.rect(x0, max(chart.top, y0), x1 - x0 + 0.3, min(chart.top + chart.plotHeight, y1) - max(chart.top, y0) + 0.3, fill: Palette.heat(level))
+        chart.svg.rect(
+          x0, max(chart.top, y0), x1 - x0 + 0.3, min(chart.top + chart.plotHeight, y1) - max(chart.top, y0) + 0.3,
+          fill: Palette.heat(level))
       }
     }
     chart.axes(xLabel: "time (s)", yLabel: "frequency (Hz)", title: title)
@@ -166,23 +198,40 @@ public enum Plots {
     return chart.svg.render(title: title)
   }
 
+  /// The orientation classes in the order of `orientationEnvelope()`'s categories.
+  public static let orientationClasses = [
+    "portrait", "portrait-upside-down", "landscape-left", "landscape-right", "face-up", "face-down", "unknown",
+  ]
+
+  /// Roll and pitch (series 0 and 1) with the orientation class (a category of
+  /// `orientationClasses`), gathered in bounded memory.
+  public static func orientationEnvelope() -> Envelope { Envelope(series: 2, categories: orientationClasses.count) }
+
   /// Roll and pitch over time, with the orientation class as a band underneath.
   public static func orientation(t: [Double], roll: [Double], pitch: [Double], classes: [String], title: String) -> String {
-    var chart = Chart(width: 900, height: 380, x: (t.first ?? 0, t.last ?? 1), y: (-180, 180))
+    let index = Dictionary(uniqueKeysWithValues: orientationClasses.enumerated().map { ($1, $0) })
+    let envelope = Envelope(
+      t: t, series: [roll, pitch], categories: classes.map { index[$0] ?? orientationClasses.count - 1 },
+      categoryCount: orientationClasses.count)
+    return orientation(envelope: envelope, title: title)
+  }
+
+  /// The orientation plot from an `orientationEnvelope()`.
+  public static func orientation(envelope: Envelope, title: String) -> String {
+    let times = envelope.timeRange ?? (0, 1)
+    var chart = Chart(width: 900, height: 380, x: (times.first, times.last), y: (-180, 180))
     chart.axes(xLabel: "time (s)", yLabel: "degrees", title: title)
-    chart.svg.polyline(thin(t, roll, x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[0])
-    chart.svg.polyline(thin(t, pitch, x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[2])
+    chart.svg.polyline(thin(envelope.points(series: 0), x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[0])
+    chart.svg.polyline(thin(envelope.points(series: 1), x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[2])
     // The class band: one rectangle per run of the same class.
-    var runStart = 0
     let bandY = chart.top + chart.plotHeight - 10
-    for i in 1...max(1, classes.count) where i == classes.count || classes[i] != classes[runStart] {
-      guard runStart < classes.count else { break }
-      let x0 = chart.x(t[runStart]), x1 = chart.x(t[min(i, t.count - 1)])
-      chart.svg.rect(x0, bandY, max(0.5, x1 - x0), 10, fill: Palette.classes[classes[runStart]] ?? "#cccccc")
-      runStart = i
+    let runs = envelope.categoryRuns()
+    for run in runs {
+      let x0 = chart.x(run.start), x1 = chart.x(run.end)
+      chart.svg.rect(x0, bandY, max(0.5, x1 - x0), 10, fill: Palette.classes[orientationClasses[run.category]] ?? "#cccccc")
     }
     var legend = [("roll", Palette.axes[0]), ("pitch", Palette.axes[2])]
-    for name in ["portrait", "portrait-upside-down", "landscape-left", "landscape-right", "face-up", "face-down", "unknown"] where classes.contains(name) {
+    for (k, name) in orientationClasses.enumerated() where runs.contains(where: { $0.category == k }) {
       legend.append((name, Palette.classes[name]!))
     }
     chart.legend(legend)

@@ -114,6 +114,11 @@ public final class TraceSpectrum {
   public func add(_ block: SampleBlock) throws {
     if request.method == .periodogram || settings == nil {
       held.append(contentsOf: block.accelerometerOnly)
+      if request.method == .periodogram && held.count > SpectralSettings.maximumLength {
+        throw AccelError.usage(
+          "\(name) has more than \(SpectralSettings.maximumLength) samples (2^24): too long for one periodogram",
+          hint: "use --method welch, or cut the trace into parts")
+      }
       if request.method == .welch && held.count >= request.segment { try start(length: nil) }
     } else {
       feed(block)

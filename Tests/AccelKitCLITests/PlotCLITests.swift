@@ -3,6 +3,37 @@ import TestSupport
 import Testing
 
 @Suite struct PlotCLITests {
+  /// A long trace (10^6 samples as raw binary) gives plots of bounded size: the trace and
+  /// orientation from at most 4096 buckets (two points each), the spectrogram from at most 512 x
+  /// 128 cells, the simulated path from at most 20 000 points.
+  @Test func plotsOfALongTraceAreBounded() throws {
+    let dir = Paths.temporaryDirectory()
+    let n = 1_000_000
+    var values = [Double](repeating: 0, count: 4 * n)
+    for i in 0..<n {
+      let t = Double(i) / 100
+      (values[4 * i], values[4 * i + 1], values[4 * i + 2], values[4 * i + 3]) = (t, 0.3 * sin(9 * t), 0, -1)
+    }
+    let bytes = values.withUnsafeBytes { Array($0) }
+    writeFile(dir + "/long.bin", bytes)
+    let read = ["--input-format", "raw", "--layout", "txyz"]
+    let limits: [(String, Int)] = [("trace", 250_000), ("orientation", 150_000), ("spectrogram", 6_000_000)]
+    for (kind, limit) in limits {
+      let r = try accelkit(["plot", kind, dir + "/long.bin"] + read + ["-o", dir + "/\(kind).svg"])
+      #expect(r.status == 0, "\(kind): \(r.stderr)")
+      let size = readFile(dir + "/\(kind).svg")?.count ?? 0
+      #expect(size > 0 && size < limit, "plot \(kind): \(size) bytes")
+    }
+    let svg = String(decoding: readFile(dir + "/spectrogram.svg") ?? [], as: UTF8.self)
+    #expect(svg.components(separatedBy: "<rect").count - 1 <= 512 * 128 + 60)
+    let ball = try accelkit(["simulate", "ball", dir + "/long.bin"] + read + ["-o", "/dev/null", "--svg", dir + "/ball.svg"])
+    #expect(ball.status == 0, "\(ball.stderr)")
+    let path = String(decoding: readFile(dir + "/ball.svg") ?? [], as: UTF8.self)
+    let polyline = path.split(separator: "\n").first { $0.hasPrefix("<polyline") } ?? ""
+    #expect(polyline.split(separator: " ").count <= 20_001 + 5)
+    #expect(path.components(separatedBy: "<circle").count - 1 <= 20_001 + 1)
+  }
+
   /// Every plot kind on fixed inputs; where rsvg-convert is there (always under CI) each SVG is
   /// rendered to PNG to prove it is valid.
   @Test func everyKindRendersAndConverts() throws {

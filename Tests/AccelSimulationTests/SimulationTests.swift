@@ -104,4 +104,16 @@ import Testing
     #expect(columns.count == BouncingBall.columns.count && columns[0] == [0, 0.01, 0.02])
     #expect(columns[1] == [161, 163, 166] && path?.points.count == 3)
   }
+
+  /// A path of any length is drawn from at most `limit` points (every 2^k-th) and its last one.
+  @Test func aLongPathIsThinnedToItsLimit() {
+    var path = ToyPath(limit: 100)
+    for i in 0..<100_001 { path.append((Double(i), 0)) }
+    for i in 0..<1000 { path.mark((Double(i), 1)) }
+    #expect(path.points.count <= 100 && path.points.count > 50)
+    #expect(path.points.first!.x == 0 && path.drawnPoints.last!.x == 100_000)
+    let steps = Set(zip(path.points, path.points.dropFirst()).map { $1.x - $0.x })
+    #expect(steps.count == 1)  // evenly spaced
+    #expect(path.marks.count <= 100)
+  }
 }

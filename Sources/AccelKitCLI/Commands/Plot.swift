@@ -12,9 +12,10 @@ struct Plot: ParsableCommand {
     commandName: "plot",
     abstract: "Draw traces, events, spectra, spectrograms, precision/recall curves and orientation as plain SVG.",
     discussion: """
-      Files are small, deterministic SVG written by accelkit itself (long traces are thinned to \
-      the minimum and maximum of each pixel column, so no peak is lost). Plots hold the data \
-      they draw.
+      Files are small, deterministic SVG written by accelkit itself. Plots stream: a trace of any \
+      length is read once in bounded memory and drawn from at most 4096 time buckets (the \
+      minimum and maximum of each, at their own times, so no peak is lost); a spectrogram is \
+      averaged down to at most 512 time columns and 128 frequency rows.
 
       Examples:
         accelkit plot trace walk.csv --events truth.csv --events detections.csv -o walk.svg
@@ -26,17 +27,9 @@ struct Plot: ParsableCommand {
     subcommands: [PlotTrace.self, PlotSpectrum.self, PlotSpectrogram.self, PlotPR.self, PlotOrientation.self])
 }
 
-/// Reads a whole trace (optionally a time window) for plotting.
-func readForPlot(_ input: InputOptions, _ path: String, from: Double?, to: Double?) throws -> (SampleBlock, TraceStream) {
-  let stream = try Diagnostics.openStream(path: path, settings: try input.settings(), resample: nil)
-  var all = SampleBlock()
-  while let block = try stream.next() {
-    for i in 0..<block.count where (from.map { block.t[i] >= $0 } ?? true) && (to.map { block.t[i] <= $0 } ?? true) {
-      all.append(t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i])
-    }
-  }
-  guard !all.isEmpty else { throw AccelError.usage("no samples of \(stream.name) fall in the time window given") }
-  return (all, stream)
+/// Opens a trace for plotting.
+func openForPlot(_ input: InputOptions, _ path: String) throws -> TraceStream {
+  try Diagnostics.openStream(path: path, settings: try input.settings(), resample: nil)
 }
 
 func writeSVG(_ text: String, to path: String, inputs: [ByteInput]) throws {
@@ -61,12 +54,21 @@ struct PlotTrace: ParsableCommand {
   }
 
   func run() throws {
-    let (samples, stream) = try readForPlot(input, trace, from: from, to: to)
+    let stream = try openForPlot(input, trace)
+    var envelope = Plots.traceEnvelope()
+    while let block = try stream.next() {
+      for i in 0..<block.count where (from.map { block.t[i] >= $0 } ?? true) && (to.map { block.t[i] <= $0 } ?? true) {
+        Plots.addTrace(t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i], to: &envelope)
+      }
+    }
+    guard envelope.timeRange != nil else {
+      throw AccelError.usage("no samples of \(stream.name) fall in the time window given")
+    }
     let sets = try events.map { path in
       try EventsFile.read(path: path).map { PlotEvent(start: $0.start, end: $0.end, label: $0.label) }
     }
     let names = events.enumerated().map { k, path in (events.count == 2 ? (k == 0 ? "truth: " : "detections: ") : "") + String(path.split(separator: "/").last ?? "") }
-    let svg = Plots.trace(t: samples.t, x: samples.x, y: samples.y, z: samples.z, events: sets, eventNames: names, title: stream.name)
+    let svg = Plots.trace(envelope: envelope, events: sets, eventNames: names, title: stream.name)
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
 }
@@ -79,13 +81,14 @@ struct PlotSpectrum: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
 
   func run() throws {
-    let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
-    let seg = min(segment, samples.count)
+    let stream = try openForPlot(input, trace)
     var request = SpectrumRequest()
-    request.segment = seg
+    request.segment = segment
+    try request.validate()
     let spectrum = TraceSpectrum(request, rate: stream.rate, name: stream.name)
-    try spectrum.add(samples)
+    while let block = try stream.next() { try spectrum.add(block) }
     let result = try spectrum.finish()
+    let seg = result.settings.segment
     let series = zip(result.channels, result.power).map { ($0 == .norm ? "|a|" : $0.rawValue, $1) }
     let svg = Plots.spectrum(frequencies: result.frequencies, series: series, unit: "PSD (g^2/Hz)", title: "\(stream.name): Welch PSD, \(seg)-sample segments")
     try writeSVG(svg, to: output, inputs: [stream.input])
@@ -105,14 +108,31 @@ struct PlotSpectrogram: ParsableCommand {
   }
 
   func run() throws {
-    let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
-    let seg = min(segment, samples.count)
-    let settings = try SpectralSettings(rate: stream.rate, segment: seg, overlap: seg / 2, window: .hann, detrend: .constant, scaling: .density)
-    let frames = SpectrogramEstimator(settings).add(SpectrumChannel(rawValue: axis)!.values(in: samples))
-    let t0 = samples.t[0]
-    let svg = Plots.spectrogram(
-      times: frames.map { t0 + $0.time }, frequencies: settings.frequencies, power: frames.map(\.power),
-      title: "\(stream.name): spectrogram of \(axis == "norm" ? "|a|" : axis) (g^2/Hz)")
+    let stream = try openForPlot(input, trace)
+    var request = SpectrumRequest()
+    request.segment = segment
+    request.overlap = 0.5
+    request.window = .hann
+    request.channels = [SpectrumChannel(rawValue: axis)!]
+    try request.validate()
+    let spectrogram = TraceSpectrogram(request, rate: stream.rate, name: stream.name)
+    var raster: SpectrogramRaster?
+    func add(_ columns: [[Double]]) {
+      guard columns.count == 3, !columns[0].isEmpty else { return }
+      if raster == nil {
+        var bins = 1
+        while bins < columns[0].count && columns[0][bins] == columns[0][0] { bins += 1 }
+        raster = SpectrogramRaster(frequencies: Array(columns[1][0..<bins]))
+      }
+      let bins = raster!.frequencies.count
+      for start in stride(from: 0, to: columns[0].count, by: bins) {
+        raster!.add(time: columns[0][start], power: Array(columns[2][start..<(start + bins)]))
+      }
+    }
+    while let block = try stream.next() { add(try spectrogram.add(block)) }
+    add(try spectrogram.finish())
+    guard let raster else { throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples") }
+    let svg = Plots.spectrogram(raster, title: "\(stream.name): spectrogram of \(axis == "norm" ? "|a|" : axis) (g^2/Hz)")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
 }
@@ -153,14 +173,24 @@ struct PlotOrientation: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
 
   func run() throws {
-    let (samples, stream) = try readForPlot(input, trace, from: nil, to: nil)
+    let stream = try openForPlot(input, trace)
     var settings = OrientationSettings()
     if raw { settings.gravity = .raw }
     settings.gyroscope = gyro
     var stage = try OrientationStage(settings, rate: stream.rate)
-    let rows = stage.rows(samples)
-    let (roll, pitch, classes) = (rows.first, rows.second, rows.orientation.map(\.rawValue))
-    let svg = Plots.orientation(t: samples.t, roll: roll, pitch: pitch, classes: classes, title: "\(stream.name): roll and pitch")
+    var envelope = Plots.orientationEnvelope()
+    let index = Dictionary(uniqueKeysWithValues: Plots.orientationClasses.enumerated().map { ($1, $0) })
+    while let block = try stream.next() {
+      let rows = stage.rows(block)
+      for i in 0..<block.count {
+        let b = envelope.bucket(for: block.t[i])
+        envelope.add(rows.first[i], at: block.t[i], bucket: b, series: 0)
+        envelope.add(rows.second[i], at: block.t[i], bucket: b, series: 1)
+        envelope.add(category: index[rows.orientation[i].rawValue] ?? Plots.orientationClasses.count - 1, bucket: b)
+      }
+    }
+    guard envelope.timeRange != nil else { throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples") }
+    let svg = Plots.orientation(envelope: envelope, title: "\(stream.name): roll and pitch")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
 }

@@ -84,7 +84,7 @@ struct Ball: ParsableCommand {
     while let block = try source.next() { try table.write(columns: ball.replay(block, path: &path)) }
     try table.finish()
     if let svg = options.svg, let path {
-      try options.writeSVG(Plots.path(width: w, height: h, points: path.points, marks: path.marks, title: "bouncing ball: \(source.metadata.name)"), to: svg, input: input)
+      try options.writeSVG(Plots.path(width: w, height: h, points: path.drawnPoints, marks: path.marks, title: "bouncing ball: \(source.metadata.name)"), to: svg, input: input)
     }
   }
 }
@@ -117,7 +117,7 @@ struct Slide: ParsableCommand {
     while let block = try source.next() { try table.write(columns: object.replay(block, path: &path)) }
     try table.finish()
     if let svg = options.svg, let path {
-      try options.writeSVG(Plots.path(width: w, height: h, points: path.points, marks: [], title: "sliding butterfly: \(source.metadata.name)"), to: svg, input: input)
+      try options.writeSVG(Plots.path(width: w, height: h, points: path.drawnPoints, marks: [], title: "sliding butterfly: \(source.metadata.name)"), to: svg, input: input)
     }
   }
 }
