@@ -87,3 +87,27 @@ public struct DataLocation: Equatable, Sendable, CustomStringConvertible {
     return file
   }
 }
+
+/// A field from an input as a message quotes it: in double quotes, at most 32 characters (then
+/// "..."), control characters and invalid UTF-8 shown as `?`. Messages quote only the fields at
+/// fault, never whole lines, so an error never echoes more of a file than it must.
+public func quotedField(_ text: some StringProtocol) -> String {
+  var shown = ""
+  var count = 0
+  for c in text.unicodeScalars {
+    if count == 32 {
+      shown += "..."
+      break
+    }
+    shown.unicodeScalars.append(c.properties.generalCategory == .control || c == "\u{FFFD}" ? "?" : c)
+    count += 1
+  }
+  return "\"" + shown + "\""
+}
+
+/// Column names as a message lists them: the first `limit` quoted by `quotedField`, then how
+/// many more there are.
+public func quotedFields(_ names: [String], limit: Int = 12) -> String {
+  let shown = names.prefix(limit).map { quotedField($0) }.joined(separator: ", ")
+  return names.count > limit ? shown + " and \(names.count - limit) more" : shown
+}

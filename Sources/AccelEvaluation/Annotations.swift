@@ -65,7 +65,7 @@ public enum EventsFile {
     let header = CSVDialect.split(headerLine, delimiter: delimiter).map { $0.lowercased() }
     guard let si = header.firstIndex(of: "start"), let ei = header.firstIndex(of: "end"), let li = header.firstIndex(of: "label") else {
       throw AccelError.data(
-        DataLocation(file: path, line: 1), "an events file needs the columns start, end and label; the header has \(header.joined(separator: ", "))")
+        DataLocation(file: path, line: 1), "an events file needs the columns start, end and label; the header has \(quotedFields(header))")
     }
     let ri = header.firstIndex(of: "reported")
     let sti = header.firstIndex(of: "status")
@@ -85,7 +85,7 @@ public enum EventsFile {
         }
         guard let v = parseDecimal(Substring(fields[i])), v.isFinite else {
           throw AccelError.data(
-            DataLocation(file: path, line: lineNumber, column: i + 1), "expected a number in column \"\(name)\", got \"\(fields[i])\"")
+            DataLocation(file: path, line: lineNumber, column: i + 1), "expected a number in column \"\(name)\", got \(quotedField(fields[i]))")
         }
         return v
       }

@@ -34,7 +34,7 @@ public enum Manifest {
     }
     let header = CSVDialect.split(first, delimiter: UInt8(ascii: ",")).map { $0.lowercased() }
     guard let ti = header.firstIndex(of: "trace"), let ei = header.firstIndex(of: "events") else {
-      throw AccelError.data(DataLocation(file: path, line: 1), "a manifest needs the columns trace and events; the header has \(header.joined(separator: ", "))")
+      throw AccelError.data(DataLocation(file: path, line: 1), "a manifest needs the columns trace and events; the header has \(quotedFields(header))")
     }
     func column(_ name: String) -> Int? { header.firstIndex(of: name) }
     var entries: [ManifestEntry] = []
@@ -50,7 +50,7 @@ public enum Manifest {
       var rate: Double? = nil
       if let text = field(column("rate")) {
         guard let r = Double(text), r > 0 else {
-          throw AccelError.data(DataLocation(file: path, line: k + 1), "rate must be a positive number, got \"\(text)\"")
+          throw AccelError.data(DataLocation(file: path, line: k + 1), "rate must be a positive number, got \(quotedField(text))")
         }
         rate = r
       }
@@ -66,12 +66,12 @@ public enum Manifest {
         let location = DataLocation(file: path, line: k + 1, column: i + 1)
         guard fileExistsAt(file) else {
           throw AccelError.data(
-            location, "the manifest names \(fields[i]), which does not exist",
+            location, "the manifest names \(quotedField(fields[i])), which does not exist",
             hint: "paths in a manifest are relative to its folder")
         }
         if !allowOutsidePaths && !isInside(file, directory: directory) {
           throw AccelError.data(
-            location, "the manifest names \(fields[i]), which is outside the dataset folder",
+            location, "the manifest names \(quotedField(fields[i])), which is outside the dataset folder",
             hint: "datasets refer to their own files; pass --allow-outside-paths to read others")
         }
       }

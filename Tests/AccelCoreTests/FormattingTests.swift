@@ -25,3 +25,15 @@ import Testing
     #expect("abcdef".padded(to: 4) == "abcdef")
   }
 }
+
+/// Messages quote only the field at fault, bounded and printable.
+@Suite struct QuotedFieldTests {
+  @Test func fieldsAreQuotedBoundedAndPrintable() {
+    #expect(quotedField("n/a") == "\"n/a\"")
+    #expect(quotedField(String(repeating: "a", count: 40)) == "\"" + String(repeating: "a", count: 32) + "...\"")
+    #expect(quotedField("a\u{1}b\nc") == "\"a?b?c\"")
+    #expect(quotedField(String(decoding: [0x61, 0xff, 0x62] as [UInt8], as: UTF8.self)) == "\"a?b\"")
+    #expect(quotedFields(["t", "x"]) == "\"t\", \"x\"")
+    #expect(quotedFields((0..<14).map(String.init)).hasSuffix("\"11\" and 2 more"))
+  }
+}

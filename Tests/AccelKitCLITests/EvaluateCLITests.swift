@@ -78,7 +78,7 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     let missing = makeDataset(extraManifestRow: "gone.csv,rest.events.csv,test,z")
     let m = try accelkit(["evaluate", missing])
     #expect(m.status == 65)
-    #expect(m.stderr.contains("manifest.csv:4:1: the manifest names gone.csv, which does not exist"))
+    #expect(m.stderr.contains("manifest.csv:4:1: the manifest names \"gone.csv\", which does not exist"))
     let nul = try accelkit(["evaluate", makeDataset(extraManifestRow: "shake.csv\u{0}.txt,rest.events.csv,test,z")])
     #expect(nul.status == 65 && nul.stderr.contains("manifest.csv:4:1: the trace path holds a NUL byte"), "\(nul.stderr)")
     // Paths leaving the dataset folder are refused (the file is not read), unless allowed.

@@ -655,16 +655,16 @@ public final class CSVTraceReader: TraceSource {
           + "(--allow-nonfinite reads empty fields as NaN)")
       return nil
     }
-    let shown = String(decoding: text.prefix(40), as: UTF8.self) + (text.count > 40 ? "..." : "")
     guard let value = parsed else {
       pendingError = dataError(
-        line: line, field: f, "expected a number in column \(columnName(f)), got \"\(shown)\"",
+        line: line, field: f,
+        "expected a number in column \(columnName(f)), got \(quotedField(String(decoding: text.prefix(256), as: UTF8.self)))",
         hint: "fix or remove the row, or pass --skip-bad-rows to skip rows that do not parse")
       return nil
     }
     if !value.isFinite && !lenient {
       pendingError = dataError(
-        line: line, field: f, "column \(columnName(f)) holds \"\(shown)\", which is not a finite number",
+        line: line, field: f, "column \(columnName(f)) holds \(quotedField(String(decoding: text.prefix(256), as: UTF8.self))), which is not a finite number",
         hint: "pass --allow-nonfinite to keep NaN and infinite values, or --skip-bad-rows to drop the row")
       return nil
     }
@@ -678,7 +678,7 @@ public final class CSVTraceReader: TraceSource {
   private func columnName(_ field: Int) -> String {
     if field < columns.fieldNames.count {
       let name = columns.fieldNames[field]
-      if settings.hasHeader { return "\"\(name)\"" }
+      if settings.hasHeader { return quotedField(name) }
       if let target = columns.targets[field] { return "\(field + 1) (\(columns.layout.columnNames[target]))" }
     }
     return "\(field + 1)"

@@ -169,7 +169,7 @@ public struct ResolvedColumns: Equatable, Sendable {
         guard let i = folded.firstIndex(of: n.lowercased()) else {
           throw AccelError.data(
             DataLocation(file: file, line: 1),
-            "no column named \"\(n)\" (for \(role ?? option)) in the header",
+            "no column named \(quotedField(n)) (for \(role ?? option)) in the header",
             hint: "the columns are \(quotedList(names)); use \(option) with one of them")
         }
         return i
@@ -277,10 +277,7 @@ public struct ResolvedColumns: Equatable, Sendable {
     return safe.isEmpty ? "column" : String(safe)
   }
 
-  static func quotedList(_ names: [String]) -> String {
-    let shown = names.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ")
-    return names.count > 12 ? shown + ", ..." : shown
-  }
+  static func quotedList(_ names: [String]) -> String { quotedFields(names) }
 }
 
 extension StringProtocol {
