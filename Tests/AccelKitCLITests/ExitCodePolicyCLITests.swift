@@ -215,6 +215,49 @@ import Testing
     #expect(try accelkit(["generate", "-o", dir + "/set", "--traces", "0"]).status == 64)
   }
 
+  /// No permission: reading is 66, creating an output is 73, for every command. Root reads
+  /// everything, so as root the commands run as `nobody` (setpriv from util-linux).
+  @Test func permissionsGiveTheirCodes() throws {
+    let dir = Paths.temporaryDirectory()
+    chmod(dir, 0o755)
+    writeFile(dir + "/t.csv", Self.imuTrace(rows: 500))
+    chmod(dir + "/t.csv", 0o600)
+    writeFile(dir + "/readable.csv", Self.imuTrace(rows: 500))
+    chmod(dir + "/readable.csv", 0o644)
+    try FileManager.default.createDirectory(atPath: dir + "/locked", withIntermediateDirectories: false)
+    chmod(dir + "/locked", 0o555)
+    let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first(where: fileExists)
+    var prefix = "ACCELKIT "
+    if geteuid() == 0 {
+      guard let setpriv else {
+        Issue.record("running as root without setpriv: cannot drop privileges")
+        return
+      }
+      // A copy of the binary in a folder nobody can enter (the build folder may not be).
+      try FileManager.default.copyItem(atPath: accelkitPath, toPath: dir + "/accelkit")
+      chmod(dir + "/accelkit", 0o755)
+      prefix = "\(setpriv) --reuid=65534 --regid=65534 --clear-groups \(dir)/accelkit "
+    } else {
+      chmod(dir + "/t.csv", 0o000)
+    }
+    for command in Self.commands where !command.isEvaluate {
+      let unreadable = try accelkit(
+        [],
+        shell: prefix
+          + command.resolved(input: dir + "/t.csv", output: "/dev/null").joined(separator: " "))
+      #expect(
+        unreadable.status == 66 && unreadable.stderr.contains("t.csv"), "\(command): \(unreadable.stderr)")
+      if command.writesStdoutOnly { continue }
+      let locked = try accelkit(
+        [],
+        shell: prefix
+          + command.resolved(input: dir + "/readable.csv", output: dir + "/locked/out.csv").joined(
+            separator: " "))
+      #expect(locked.status == 73 && locked.stderr.contains("locked/out.csv"), "\(command): \(locked.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/locked").isEmpty)
+  }
+
   /// A temporary file left by a process killed outright (SIGKILL) is removed by the next run that
   /// writes that output; another process's and unrelated files stay.
   @Test func staleTemporariesOfAKilledRunAreRemoved() throws {
