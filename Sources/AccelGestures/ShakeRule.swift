@@ -148,7 +148,7 @@ private struct Maker<R: ShakeRule>: DetectorMaker {
 /// `evaluate` need no change.
 public enum ShakeRules {
   public static var all: [any ShakeRule.Type] {
-    [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, OrientationChangeRule.self]
+    [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, SwingRule.self, OrientationChangeRule.self]
   }
 
   /// The detectors that emit `label`.

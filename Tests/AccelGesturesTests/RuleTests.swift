@@ -341,3 +341,121 @@ func make<R: ShakeRule>(_ type: R.Type, rate: Double, _ parameters: [String: Dou
   for name in parameters.keys.sorted() { try configuration.set(name, to: parameters[name]!, owner: R.name) }
   return try R(rate: rate, configuration: configuration)
 }
+
+/// The swing rule on built motions: a hand shake along any axis at any rate and through clipping,
+/// against gait-like impacts, a lone jiggle and a slow turn.
+@Suite struct SwingTests {
+  /// `seconds` of a sine of `peak` g at `hz` along `direction` (a unit vector), tapered over a
+  /// quarter cycle at each end.
+  func shake(_ b: inout TraceBuilder, seconds: Double, hz: Double, peak: Double, direction: (Double, Double, Double)) {
+    let t0 = Double(b.block.count) / b.rate
+    b.add(seconds: seconds) { t in
+      let local = t - t0
+      let taper = min(1, min(local, seconds - local) * 4 * hz)
+      let v = peak * max(0, taper) * sin(2 * .pi * hz * local)
+      return (v * direction.0, v * direction.1, v * direction.2)
+    }
+  }
+
+  func swing(_ b: TraceBuilder, _ params: [String: Double] = [:], clip: Double? = nil) throws -> [ShakeEvent] {
+    var block = b.block
+    if let clip {
+      for i in 0..<block.count {
+        block.x[i] = max(-clip, min(clip, block.x[i]))
+        block.y[i] = max(-clip, min(clip, block.y[i]))
+        block.z[i] = max(-clip, min(clip, block.z[i]))
+      }
+    }
+    var rule = try make(SwingRule.self, rate: b.rate, params)
+    return run(&rule, block)
+  }
+
+  /// A 2 s, 4 Hz, 1.5 g shake is found with its span, at 30, 100 and 400 Hz, along a device axis
+  /// or a diagonal, with the device flat or upright, and still when the sensor clips at 2 g.
+  @Test func aHandShakeIsFoundAtAnyRateAxisAndAttitude() throws {
+    let diagonal = 1 / 3.0.squareRoot()
+    for rate in [30.0, 100, 400] {
+      for direction in [(1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (diagonal, diagonal, diagonal)] {
+        for gravity in [(0.0, 0.0, -1.0), (0.0, -1.0, 0.0)] {
+          var b = TraceBuilder(rate: rate, gravity: gravity)
+          b.rest(2)
+          shake(&b, seconds: 2, hz: 4, peak: 1.5, direction: direction)
+          b.rest(2)
+          for clip in [nil, 2.0] as [Double?] {
+            let events = try swing(b, clip: clip)
+            #expect(events.count == 1, "\(rate) Hz \(direction) \(gravity) clip \(String(describing: clip)): \(events)")
+            guard let e = events.first else { continue }
+            #expect(abs(e.start - 2) < 0.2 && abs(e.end - 4) < 0.2, "\(rate) Hz: \(e.start)...\(e.end)")
+            #expect(e.reported > e.start && e.reported < 3, "reported \(e.reported)")
+            #expect(e.count! >= 12 && e.peakG! > 0.8)
+          }
+        }
+      }
+    }
+  }
+
+  /// Gait: a heel strike every 0.36 s, a sharp 2.5 g upward pulse (40 ms) with the long, shallow
+  /// fall that balances it (at most 1 g down), along gravity for 30 s. Lopsided: no shake.
+  @Test func gaitImpactsAreNoShake() throws {
+    for rate in [50.0, 200] {
+      var b = TraceBuilder(rate: rate)
+      let period = 0.36, width = 0.02, height = 2.5
+      let mean = height * width * (2 * Double.pi).squareRoot() / period
+      b.add(seconds: 30) { t in
+        let phase = t.truncatingRemainder(dividingBy: period) - period / 2
+        let up = height * exp(-phase * phase / (2 * width * width)) - mean
+        return (0, 0, -up)  // up is -z for a device lying face up
+      }
+      #expect(try swing(b).isEmpty, "\(rate) Hz")
+    }
+  }
+
+  /// One back-and-forth (two half-swings) is a jiggle, not a shake; nor is a slow turn of the
+  /// device, nor 2 s of rest.
+  @Test func aJiggleATurnAndRestAreNoShake() throws {
+    var b = TraceBuilder()
+    b.rest(2)
+    b.swings([1.5, 1.5], frequency: 4)
+    b.rest(2)
+    b.add(seconds: 3) { t in
+      // Gravity swinging from z to x over 3 s, as the device turns (user acceleration is small).
+      let angle = Double.pi / 2 * min(1, max(0, (t - 4.5) / 3))
+      return (sin(angle), 0, 1 - cos(angle))
+    }
+    b.rest(2)
+    #expect(try swing(b).isEmpty)
+  }
+
+  /// A shake that pauses briefly goes on as one event; a long pause makes two.
+  @Test func aShortPauseIsBridgedALongOneSplits() throws {
+    for (pause, expected) in [(0.3, 1), (1.5, 2)] {
+      var b = TraceBuilder()
+      b.rest(1)
+      shake(&b, seconds: 1.5, hz: 5, peak: 1.5, direction: (1, 0, 0))
+      b.rest(pause)
+      shake(&b, seconds: 1.5, hz: 5, peak: 1.5, direction: (1, 0, 0))
+      b.rest(1)
+      #expect(try swing(b).count == expected, "pause \(pause) s")
+    }
+  }
+
+  @Test func chunkedEqualsOneShot() throws {
+    var b = TraceBuilder(rate: 60)
+    for k in 0..<3 {
+      b.rest(1.3)
+      shake(&b, seconds: 1.5 + Double(k) * 0.5, hz: 3 + Double(k), peak: 1.2, direction: (0, 1, 0))
+    }
+    b.rest(1.5)
+    let expected = try swing(b)
+    #expect(expected.count == 3)
+    for size in [1, 7, 64] {
+      var rule = try make(SwingRule.self, rate: 60, [:])
+      #expect(run(&rule, b.block, blockSize: size) == expected)
+    }
+  }
+
+  @Test func contradictoryParametersAreRefused() {
+    #expect(throws: AccelError.self) { try make(SwingRule.self, rate: 100, ["min_hz": 9, "max_hz": 8]) }
+    #expect(throws: AccelError.self) { try make(SwingRule.self, rate: 100, ["hysteresis_g": 0.7, "swing_g": 0.6]) }
+  }
+}

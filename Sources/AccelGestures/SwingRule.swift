@@ -1,0 +1,283 @@
+import AccelCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The swing rule: accelkit's own shake detector, designed for real recordings.
+///
+/// A shake is the hand driving the device back and forth: user acceleration alternating in sign
+/// along one axis, a few times a second, about as strongly and for about as long each way. Gait,
+/// the commonest motion that also repeats a few times a second, is lopsided: a short, sharp heel
+/// strike or landing, then a long, shallow phase (the body can fall no faster than gravity). The
+/// rule looks for the first and refuses the second:
+///
+/// 1. Gravity is followed by two cascaded one-pole low-passes with time constant `gravity_tau_s`
+///    (each step uses the sample's own interval, so the rate and jitter do not matter); the user
+///    acceleration u is the reading minus gravity.
+/// 2. The swing axis is the principal axis of u over the last `axis_tau_s` (an exponentially
+///    weighted covariance, its leading eigenvector followed by power iteration), whatever the
+///    device's attitude and the shake's direction; s = u projected on it.
+/// 3. s is cut into half-swings at its zero crossings, with a hysteresis of `hysteresis_g`. A
+///    half-swing counts when its peak |s| reaches `swing_g` and it lasts between 1 / (2 `max_hz`)
+///    and 1 / (2 `min_hz`).
+/// 4. A shake is a run of at least `min_swings` counted half-swings of alternating sign whose two
+///    directions are balanced: the mean peak and the mean duration of the weaker direction are at
+///    least `balance` times those of the stronger. It is reported when the run first qualifies and
+///    ends with the run (a half-swing that does not count, or none for 1 / (2 `min_hz`)).
+///
+/// Every parameter is in seconds, hertz or g, so the rule behaves the same at any sample rate; a
+/// reading clipped by the sensor's range flattens the peaks but not the crossings, so clipping
+/// changes the durations little. `peak_g` is the mean half-swing peak (the strength), `count`
+/// the half-swings, `axis` the device axis nearest to the swing axis.
+public struct SwingRule: ShakeRule {
+  public static let name = "swing"
+  public static let summary = "balanced back-and-forth swings along the principal axis (accelkit's own)"
+
+  public struct Configuration: RuleConfiguration {
+    public var gravityTauSeconds = 0.3
+    public var axisTauSeconds = 0.4
+    public var hysteresisG = 0.2
+    public var swingG = 0.6
+    public var minHz = 1.0
+    public var maxHz = 12.0
+    public var minSwings = 5
+    public var balance = 0.7
+    public var pauseSeconds = 0.5
+
+    public init() {}
+
+    public static let parameters: [RuleParameter<Configuration>] = [
+      RuleParameter(
+        "gravity_tau_s", \.gravityTauSeconds, unit: "s", range: 0.01...10,
+        meaning: "time constant of each of the two low-passes that follow gravity"),
+      RuleParameter(
+        "axis_tau_s", \.axisTauSeconds, unit: "s", range: 0.01...10,
+        meaning: "the swing axis is the principal axis of user acceleration over about this long"),
+      RuleParameter(
+        "hysteresis_g", \.hysteresisG, unit: "g", range: 0...5,
+        meaning: "a swing changes direction once past this"),
+      RuleParameter(
+        "swing_g", \.swingG, unit: "g", range: 0.01...50, meaning: "a half-swing counts when it reaches this"),
+      RuleParameter(
+        "min_hz", \.minHz, unit: "Hz", range: 0.05...100,
+        meaning: "slowest shake: half-swings last at most 1/(2 min_hz)"),
+      RuleParameter(
+        "max_hz", \.maxHz, unit: "Hz", range: 0.05...1000,
+        meaning: "fastest shake: half-swings last at least 1/(2 max_hz)"),
+      RuleParameter(
+        "min_swings", \.minSwings, unit: "count", range: 2...1000,
+        meaning: "counted half-swings in a row that make a shake"),
+      RuleParameter(
+        "balance", \.balance, unit: "ratio", range: 0...1,
+        meaning: "the weaker direction's mean peak and duration, as a fraction of the stronger's"),
+      RuleParameter(
+        "pause_s", \.pauseSeconds, unit: "s", range: 0...10,
+        meaning: "a reported shake goes on through a pause in its swings this long"),
+    ]
+  }
+
+  let c: Configuration
+  let shortest: Double
+  let longest: Double
+  /// How long a reported shake may pause and go on as the same shake.
+  let bridge: Double
+  // Gravity: two cascaded one-pole low-passes.
+  private var g1 = (0.0, 0.0, 0.0), g2 = (0.0, 0.0, 0.0)
+  private var previousTime: Double?
+  // The exponentially weighted covariance of u and its leading eigenvector.
+  private var cov = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  // xx, yy, zz, xy, xz, yz
+  private var axis = (1.0, 0.0, 0.0)
+  // Half-swing tracking.
+  private var sign = 0  // the current half-swing's direction (0 before the first)
+  private var halfStart = 0.0
+  private var halfPeak = 0.0
+  private var lastSign = 0.0  // the sign of s at the previous sample
+  private var lastZero = 0.0  // when s last changed sign
+  private var lastValue = 0.0  // s at the previous sample
+  // The run of counted half-swings.
+  private var run = Run()
+  private var axisVotes = [0, 0, 0]
+
+  struct Run {
+    var start = 0.0
+    var end = 0.0
+    var count = 0
+    var lastSign = 0
+    var peaks = [0.0, 0.0]  // sums per direction (- then +)
+    var durations = [0.0, 0.0]
+    var counts = [0, 0]
+    var reported: Double?
+  }
+
+  public init(rate: Double, configuration: Configuration = Configuration()) throws {
+    guard configuration.minHz < configuration.maxHz else {
+      throw AccelError.usage(
+        "swing.min_hz (\(formatNumber(configuration.minHz)) Hz) must be below swing.max_hz (\(formatNumber(configuration.maxHz)) Hz)"
+      )
+    }
+    guard configuration.hysteresisG < configuration.swingG else {
+      throw AccelError.usage(
+        "swing.hysteresis_g (\(formatNumber(configuration.hysteresisG)) g) must be below swing.swing_g (\(formatNumber(configuration.swingG)) g)"
+      )
+    }
+    c = configuration
+    shortest = 1 / (2 * configuration.maxHz)
+    longest = 1 / (2 * configuration.minHz)
+    bridge = configuration.pauseSeconds
+  }
+
+  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
+    var events: [ShakeEvent] = []
+    for i in 0..<block.count {
+      if let event = step(t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i]) { events.append(event) }
+    }
+    return events
+  }
+
+  public mutating func finish() -> [ShakeEvent] {
+    closeRun().map { [$0] } ?? []
+  }
+
+  private mutating func step(t: Double, x: Double, y: Double, z: Double) -> ShakeEvent? {
+    guard x.isFinite && y.isFinite && z.isFinite else { return nil }
+    guard let previous = previousTime else {
+      previousTime = t
+      g1 = (x, y, z)
+      g2 = (x, y, z)
+      lastZero = t
+      return nil
+    }
+    let dt = max(0, t - previous)
+    previousTime = t
+    let a = 1 - exp(-dt / c.gravityTauSeconds)
+    g1 = (g1.0 + a * (x - g1.0), g1.1 + a * (y - g1.1), g1.2 + a * (z - g1.2))
+    g2 = (g2.0 + a * (g1.0 - g2.0), g2.1 + a * (g1.1 - g2.1), g2.2 + a * (g1.2 - g2.2))
+    let u = (x - g2.0, y - g2.1, z - g2.2)
+    // Covariance and its principal axis.
+    let b = 1 - exp(-dt / c.axisTauSeconds)
+    cov.0 += b * (u.0 * u.0 - cov.0)
+    cov.1 += b * (u.1 * u.1 - cov.1)
+    cov.2 += b * (u.2 * u.2 - cov.2)
+    cov.3 += b * (u.0 * u.1 - cov.3)
+    cov.4 += b * (u.0 * u.2 - cov.4)
+    cov.5 += b * (u.1 * u.2 - cov.5)
+    var v = axis
+    // Power iteration cannot leave a vector orthogonal to the new principal axis (exact data at
+    // rest, then motion along another axis): start again from the device axis of largest
+    // variance when that holds clearly more than the current axis.
+    let along =
+      v.0 * (cov.0 * v.0 + cov.3 * v.1 + cov.4 * v.2) + v.1 * (cov.3 * v.0 + cov.1 * v.1 + cov.5 * v.2)
+      + v.2 * (cov.4 * v.0 + cov.5 * v.1 + cov.2 * v.2)
+    let largest = max(cov.0, cov.1, cov.2)
+    if largest > 2 * along {
+      v = cov.0 == largest ? (1, 0, 0) : cov.1 == largest ? (0, 1, 0) : (0, 0, 1)
+    }
+    for _ in 0..<2 {
+      let w = (
+        cov.0 * v.0 + cov.3 * v.1 + cov.4 * v.2,
+        cov.3 * v.0 + cov.1 * v.1 + cov.5 * v.2,
+        cov.4 * v.0 + cov.5 * v.1 + cov.2 * v.2
+      )
+      let n = (w.0 * w.0 + w.1 * w.1 + w.2 * w.2).squareRoot()
+      guard n > 1e-12 else { break }
+      v = (w.0 / n, w.1 / n, w.2 / n)
+    }
+    // Keep the axis's sign continuous, so that s does not flip with it.
+    if v.0 * axis.0 + v.1 * axis.1 + v.2 * axis.2 < 0 { v = (-v.0, -v.1, -v.2) }
+    axis = v
+    let s = u.0 * v.0 + u.1 * v.1 + u.2 * v.2
+
+    if s != 0 && (s > 0 ? 1.0 : -1.0) != lastSign {
+      // The crossing, interpolated between the two samples (sample times alone would quantise
+      // half-swings to whole intervals: at 30 Hz a 10 Hz shake's halves are 1.5 samples long).
+      if lastSign != 0 { lastZero = previous + dt * lastValue / (lastValue - s) }
+      lastSign = s > 0 ? 1 : -1
+    }
+    lastValue = s
+    var event: ShakeEvent?
+    let direction = s > c.hysteresisG ? 1 : s < -c.hysteresisG ? -1 : 0
+    if direction != 0 && direction != sign {
+      // The half-swing in progress ended at the last zero crossing.
+      if sign != 0 { event = endHalfSwing(at: lastZero) }
+      sign = direction
+      halfStart = lastZero
+      halfPeak = 0
+    }
+    if sign != 0 {
+      halfPeak = max(halfPeak, abs(s))
+      if t - halfStart > longest {
+        // Too slow to be a shake: this half-swing does not count.
+        sign = 0
+        if run.reported == nil, let closed = closeRun() { event = closed }
+      }
+    }
+    if run.reported != nil && t - run.end > longest + bridge {
+      // A reported shake ends when no counted half-swing has continued it for a while.
+      if let closed = closeRun() { event = closed }
+    }
+    if sign != 0 && abs(s) > c.hysteresisG {
+      let k = abs(v.0) >= abs(v.1) && abs(v.0) >= abs(v.2) ? 0 : abs(v.1) >= abs(v.2) ? 1 : 2
+      axisVotes[k] += 1
+    }
+    return event
+  }
+
+  /// A half-swing from `halfStart` to `end` with peak `halfPeak` in direction `sign` is complete.
+  private mutating func endHalfSwing(at end: Double) -> ShakeEvent? {
+    let duration = end - halfStart
+    let counts = halfPeak >= c.swingG && duration >= shortest && duration <= longest
+    // A reported shake survives a half-swing that does not count (a hiccup in the motion); any
+    // other run ends with it.
+    guard counts else { return run.reported == nil ? closeRun() : nil }
+    let continues =
+      run.reported != nil
+      ? halfStart - run.end <= bridge : sign != run.lastSign && abs(halfStart - run.end) <= 1e-9
+    if run.count > 0 && !continues {
+      // Not alternating or not adjacent: a new run.
+      let event = closeRun()
+      add(end: end, duration: duration)
+      return event
+    }
+    add(end: end, duration: duration)
+    return nil
+  }
+
+  private mutating func add(end: Double, duration: Double) {
+    if run.count == 0 {
+      run = Run()
+      run.start = halfStart
+      axisVotes = [0, 0, 0]
+    }
+    let k = sign > 0 ? 1 : 0
+    run.peaks[k] += halfPeak
+    run.durations[k] += duration
+    run.counts[k] += 1
+    run.count += 1
+    run.end = end
+    run.lastSign = sign
+    if run.reported == nil && run.count >= c.minSwings && isBalanced { run.reported = end }
+  }
+
+  private var isBalanced: Bool {
+    guard run.counts[0] > 0 && run.counts[1] > 0 else { return false }
+    let p0 = run.peaks[0] / Double(run.counts[0])
+    let p1 = run.peaks[1] / Double(run.counts[1])
+    let d0 = run.durations[0] / Double(run.counts[0])
+    let d1 = run.durations[1] / Double(run.counts[1])
+    return min(p0, p1) >= c.balance * max(p0, p1) && min(d0, d1) >= c.balance * max(d0, d1)
+  }
+
+  /// Ends the current run; returns its shake if it qualified.
+  private mutating func closeRun() -> ShakeEvent? {
+    defer { run = Run() }
+    guard run.count > 0, let reported = run.reported else { return nil }
+    let strength = (run.peaks[0] + run.peaks[1]) / Double(run.count)
+    let k = axisVotes.indices.max { axisVotes[$0] < axisVotes[$1] } ?? 0
+    return ShakeEvent(
+      start: run.start, end: run.end, reported: reported, peakG: strength, count: run.count,
+      axis: ["x", "y", "z"][k])
+  }
+}
