@@ -143,8 +143,40 @@ public struct Gate: Sendable, Equatable {
       guard metrics.contains(pieces[0]) else {
         throw AccelError.usage("unknown metric \"\(pieces[0])\"; gates take \(metrics.joined(separator: ", "))")
       }
+      let range = Self.range(of: pieces[0])
+      guard range.contains(value) else {
+        let option = kind == .under ? "--fail-under" : "--fail-over"
+        let bounds = range.upperBound.isFinite ? "from 0 to 1" : "at least 0"
+        throw AccelError.usage(
+          "\(option) \(pieces[0])=\(pieces[1]) can never pass: \(pieces[0]) is \(bounds)")
+      }
       return Gate(metric: pieces[0], limit: value, kind: kind)
     }
+  }
+
+  /// The values a metric can take: precision, recall and F1 are fractions, the others are rates
+  /// and times.
+  public static func range(of metric: String) -> ClosedRange<Double> {
+    ["precision", "recall", "f1"].contains(metric) ? 0...1 : 0...Double.infinity
+  }
+
+  /// Both kinds of gates together: refuses a metric gated twice the same way, and a lower bound
+  /// above the upper bound of the same metric (no value could pass).
+  public static func parse(failUnder: String?, failOver: String?) throws -> [Gate] {
+    let under = try parse(failUnder, kind: .under), over = try parse(failOver, kind: .over)
+    for list in [under, over] {
+      var seen: Set<String> = []
+      for gate in list where !seen.insert(gate.metric).inserted {
+        throw AccelError.usage("\(gate.metric) is gated twice by \(gate.kind == .under ? "--fail-under" : "--fail-over")")
+      }
+    }
+    for low in under {
+      for high in over where high.metric == low.metric && low.limit > high.limit {
+        throw AccelError.usage(
+          "--fail-under \(low.metric)=\(formatNumber(low.limit)) and --fail-over \(high.metric)=\(formatNumber(high.limit)) contradict each other: no value passes both")
+      }
+    }
+    return under + over
   }
 
   /// The failures of `settings` (indices into the report) against `gates`, one line each.
@@ -156,9 +188,9 @@ public struct Gate: Sendable, Equatable {
         guard let v = EvaluationReport.value(gate.metric, m) else { continue }
         switch gate.kind {
         case .under where v < gate.limit:
-          failures.append("\(report.settings[i]): \(gate.metric) \(formatNumber(v)) is under \(formatNumber(gate.limit))")
+          failures.append("\(report.settings[i]): \(gate.metric) \(cFormat("%.4g", v)) is under \(formatNumber(gate.limit))")
         case .over where v > gate.limit:
-          failures.append("\(report.settings[i]): \(gate.metric) \(formatNumber(v)) is over \(formatNumber(gate.limit))")
+          failures.append("\(report.settings[i]): \(gate.metric) \(cFormat("%.4g", v)) is over \(formatNumber(gate.limit))")
         default: break
         }
       }

@@ -40,6 +40,20 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     #expect(failing.status == 1)
     #expect(failing.stderr.hasSuffix("Gate failed: seismic: recall 0 is under 0.5\n"))
     #expect(try accelkit(["evaluate", dataset, "--fail-under", "speed=1"]).status == 64)
+    // Gates that no value could pass are usage errors, before any work.
+    let impossible: [([String], String)] = [
+      (["--fail-under", "f1=1.5"], "--fail-under f1=1.5 can never pass: f1 is from 0 to 1"),
+      (["--fail-over", "false_alarms_per_hour=-1"], "false_alarms_per_hour is at least 0"),
+      (["--fail-under", "f1=0.8", "--fail-over", "f1=0.5"], "contradict each other"),
+      (["--fail-under", "f1=0.3,f1=0.4"], "f1 is gated twice by --fail-under"),
+    ]
+    for (gates, message) in impossible {
+      let r = try accelkit(["evaluate", dataset] + gates)
+      #expect(r.status == 64 && r.stderr.contains(message), "\(gates): \(r.stderr)")
+    }
+    // Measured values in a failed gate are rounded to 4 significant digits.
+    let rounded = try accelkit(["evaluate", Paths.packageRoot + "/datasets/test", "--rule", "seismic", "--fail-under", "f1=0.3"])
+    #expect(rounded.status == 1 && rounded.stderr.contains("f1 0.2553 is under 0.3"), "\(rounded.stderr)")
   }
 
   @Test func sweepAndBaseline() throws {

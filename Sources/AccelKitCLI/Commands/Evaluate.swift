@@ -92,8 +92,7 @@ struct Evaluate: ParsableCommand {
   func validate() throws {
     if !(tolerance >= 0 && tolerance.isFinite) { throw ValidationError("--tolerance must be at least 0 s, got \(tolerance)") }
     do {
-      _ = try Gate.parse(failUnder, kind: .under)
-      _ = try Gate.parse(failOver, kind: .over)
+      _ = try Gate.parse(failUnder: failUnder, failOver: failOver)
     } catch let error as AccelError {
       throw ValidationError(error.message)
     }
@@ -149,7 +148,7 @@ struct Evaluate: ParsableCommand {
       if failOnRegression { failures += regressions }
     }
     let gated = plan.sweeping ? report.bestPerRule().map(\.1) : Array(settings.indices)
-    let gates = try Gate.parse(failUnder, kind: .under) + Gate.parse(failOver, kind: .over)
+    let gates = try Gate.parse(failUnder: failUnder, failOver: failOver)
     failures += Gate.failures(gates, report: report, settings: gated)
     if !failures.isEmpty {
       Diagnostics.printError("Gate failed: " + failures.joined(separator: "; "))
