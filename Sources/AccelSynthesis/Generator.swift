@@ -1,9 +1,10 @@
+import AccelCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import AccelCore
 
 /// An accelerometer as the generator models it: rate, range, resolution, noise, per-axis bias and
 /// scale error, timestamp jitter and dropped samples.
@@ -31,13 +32,17 @@ public struct SensorModel: Sendable {
       jitter: rng.uniform(0.01, 0.05), dropProbability: rng.uniform(0, 0.005))
   }
 
-  /// A modern phone accelerometer: +-8 g, 1/4096 g steps, at 50, 60 or 100 Hz.
+  /// A modern phone, watch or IMU board accelerometer: 16-bit readings over +-2, 4, 8 or 16 g, at
+  /// 25 to 400 Hz.
   public static func modern(_ rng: inout SeededGenerator) -> SensorModel {
-    SensorModel(
-      name: "modern", rate: rng.pick([50.0, 60.0, 100.0]), range: 8, resolution: 1.0 / 4096, noise: rng.uniform(0.002, 0.005),
-      bias: (rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01)),
+    let range = rng.pick([2.0, 4, 8, 8, 16])
+    return SensorModel(
+      name: "modern", rate: rng.pick([25.0, 30, 50, 60, 100, 100, 200, 400]), range: range,
+      resolution: range / 32768,
+      noise: rng.uniform(0.002, 0.006),
+      bias: (rng.uniform(-0.02, 0.02), rng.uniform(-0.02, 0.02), rng.uniform(-0.02, 0.02)),
       scale: (1 + rng.uniform(-0.01, 0.01), 1 + rng.uniform(-0.01, 0.01), 1 + rng.uniform(-0.01, 0.01)),
-      jitter: rng.uniform(0.002, 0.02), dropProbability: rng.uniform(0, 0.002))
+      jitter: rng.uniform(0.002, 0.05), dropProbability: rng.uniform(0, 0.003))
   }
 }
 
@@ -63,10 +68,23 @@ public struct GeneratedTrace: Sendable {
 public enum Generator {
   /// Builds trace number `index` of a set: the same (seed, index, scenario) always gives the same
   /// trace.
-  public static func trace(seed: UInt64, index: Int, scenario: Scenario, duration: Double = 30) -> GeneratedTrace {
-    var rng = SeededGenerator(seed: seed &* 0x100000001B3 &+ UInt64(index) &* 0x9E3779B97F4A7C15)
-    let sensor = rng.chance(0.4) ? SensorModel.lis302dl(&rng) : SensorModel.modern(&rng)
+  public static func trace(seed: UInt64, index: Int, scenario: Scenario, duration: Double = 30)
+    -> GeneratedTrace
+  {
+    // Each trace's generator starts from a hash of (seed, index): trace i is not trace 0 shifted
+    // by i draws (SplitMix64's own increment must not be the index's multiplier).
+    var mixer = SeededGenerator(seed: seed &* 0x100_0000_01B3 ^ (UInt64(index) &+ 1) &* 0xD1B5_4A32_D192_ED03)
+    var rng = SeededGenerator(seed: mixer.next())
+    let sensor = rng.chance(0.25) ? SensorModel.lis302dl(&rng) : SensorModel.modern(&rng)
     let segments = timeline(&rng, scenario: scenario, duration: duration)
+    // Some recordings lose a stretch of samples (a busy phone, a radio link).
+    var gaps: [(Double, Double)] = []
+    if rng.chance(0.3) {
+      for _ in 0..<rng.integer(1, 2) {
+        let start = rng.uniform(1, duration - 2)
+        gaps.append((start, start + rng.uniform(0.1, 0.6)))
+      }
+    }
     var block = SampleBlock()
     var gravity: [(Double, Double, Double)] = []
     let dt = 1 / sensor.rate
@@ -77,6 +95,7 @@ public enum Generator {
       let t = max(0, nominal + sensor.jitter * dt * max(-3, min(3, rng.normal())))
       let noise = (rng.normal(), rng.normal(), rng.normal())
       if k > 0 && rng.chance(sensor.dropProbability) { continue }
+      if k > 0 && gaps.contains(where: { t >= $0.0 && t < $0.1 }) { continue }
       while segmentIndex + 1 < segments.count && t >= segments[segmentIndex].end { segmentIndex += 1 }
       let state = segments[segmentIndex].state(at: t)
       let r = state.reading
@@ -86,7 +105,8 @@ public enum Generator {
         return (clipped / sensor.resolution).rounded() * sensor.resolution
       }
       block.append(
-        t: t, x: sense(r.0, sensor.scale.0, sensor.bias.0, noise.0), y: sense(r.1, sensor.scale.1, sensor.bias.1, noise.1),
+        t: t, x: sense(r.0, sensor.scale.0, sensor.bias.0, noise.0),
+        y: sense(r.1, sensor.scale.1, sensor.bias.1, noise.1),
         z: sense(r.2, sensor.scale.2, sensor.bias.2, noise.2))
       gravity.append(state.attitude.gravity)
     }
@@ -100,55 +120,156 @@ public enum Generator {
     Attitude3(pitch: 0.1, roll: -1.45), Attitude3(pitch: 0.7, roll: 0.3),
   ]
 
-  static func timeline(_ rng: inout SeededGenerator, scenario: Scenario, duration: Double) -> [MotionSegment] {
+  /// A hand holding the phone in front of its user at some attitude: mostly upright, sometimes
+  /// nearly flat, sometimes anyhow.
+  static func holding(_ rng: inout SeededGenerator) -> Attitude3 {
+    let u = rng.uniform(0, 1)
+    if u < 0.6 { return rng.pick(uprights) }
+    if u < 0.85 { return Attitude3(pitch: rng.uniform(0.1, 0.5), roll: rng.uniform(-0.3, 0.3)) }
+    return Attitude3(pitch: rng.uniform(-1.4, 1.4), roll: rng.uniform(-.pi, .pi))
+  }
+
+  /// A direction in the device frame for a shake: along x (side to side) 40%, y (up and down the
+  /// screen) 25%, z (in and out of the screen) 15%, any diagonal 20%.
+  static func shakeDirection(_ rng: inout SeededGenerator) -> (Double, Double, Double) {
+    let u = rng.uniform(0, 1)
+    let sign: Double = rng.chance(0.5) ? 1 : -1
+    if u < 0.4 { return (sign, 0, 0) }
+    if u < 0.65 { return (0, sign, 0) }
+    if u < 0.8 { return (0, 0, sign) }
+    var v = (rng.normal(), rng.normal(), rng.normal())
+    var n = (v.0 * v.0 + v.1 * v.1 + v.2 * v.2).squareRoot()
+    if n < 1e-6 { (v, n) = ((1, 1, 0), 2.0.squareRoot()) }
+    return (v.0 / n, v.1 / n, v.2 / n)
+  }
+
+  static func timeline(_ rng: inout SeededGenerator, scenario: Scenario, duration: Double) -> [MotionSegment]
+  {
     var segments: [MotionSegment] = []
     var t = 0.0
     var attitude = rng.chance(0.5) ? Attitude3.faceUp : rng.pick(uprights)
     func add(_ kind: MotionSegment.Kind, _ length: Double, to next: Attitude3, _ p: [String: Double] = [:]) {
       let length = min(length, duration - t)
       guard length > 0 else { return }
-      segments.append(MotionSegment(kind: kind, start: t, duration: length, from: attitude, to: next, parameters: p))
+      segments.append(
+        MotionSegment(kind: kind, start: t, duration: length, from: attitude, to: next, parameters: p))
       t += length
       attitude = next
+    }
+    func gait(_ kind: MotionSegment.Kind) {
+      // Carried in the hand, a trouser pocket (upright or upside down, any way round) or a bag
+      // or on a belt (any attitude).
+      let carry = rng.pick([0, 1, 1, 2])
+      let at: Attitude3 =
+        carry == 0
+        ? rng.pick(uprights)
+        : carry == 1
+          ? Attitude3(pitch: rng.pick([1.35, -1.35]) + rng.uniform(-0.2, 0.2), roll: rng.uniform(-0.6, 0.6))
+          : Attitude3(pitch: rng.uniform(-1.4, 1.4), roll: rng.uniform(-.pi, .pi))
+      let running = kind == .run
+      let impact =
+        running ? rng.uniform(1.5, 3.5) : carry == 0 ? rng.uniform(0.4, 1.0) : rng.uniform(0.7, 1.8)
+      add(
+        kind, running ? rng.uniform(4, 10) : rng.uniform(5, 12), to: at,
+        [
+          "step_hz": running ? rng.uniform(2.4, 3.2) : rng.uniform(1.6, 2.2), "impact_g": impact,
+          "width_s": running ? rng.uniform(0.02, 0.035) : rng.uniform(0.025, 0.05), "carry": Double(carry),
+          "phase_s": rng.uniform(0, 0.5),
+        ])
     }
     let shakeChance = scenario == .negatives ? 0 : scenario == .shakes ? 0.8 : 0.45
     while t < duration - 1e-9 {
       // A background stretch.
-      let background = rng.pick(["rest", "hold", "hold", "walk", "run", "vehicle"])
-      switch background {
+      switch rng.pick(["rest", "hold", "hold", "walk", "walk", "run", "vehicle", "bike", "typing"]) {
       case "rest":
         add(.rest, rng.uniform(2, 5), to: rng.chance(0.7) ? .faceUp : .faceDown)
       case "hold":
-        add(.hold, rng.uniform(2, 6), to: rng.pick(uprights), ["tremor_hz": rng.uniform(8, 12), "tremor_g": rng.uniform(0.005, 0.02)])
+        add(
+          .hold, rng.uniform(2, 6), to: holding(&rng),
+          ["tremor_hz": rng.uniform(8, 12), "tremor_g": rng.uniform(0.005, 0.02)])
       case "walk":
-        add(.walk, rng.uniform(4, 8), to: rng.pick(uprights), ["step_hz": rng.uniform(1.6, 2.2), "bounce_g": rng.uniform(0.15, 0.4)])
+        gait(.walk)
       case "run":
-        add(.run, rng.uniform(3, 6), to: rng.pick(uprights), ["step_hz": rng.uniform(2.5, 3.2), "bounce_g": rng.uniform(0.6, 1.3)])
+        gait(.run)
+      case "bike":
+        add(
+          .bike, rng.uniform(5, 10),
+          to: Attitude3(pitch: rng.uniform(-1.4, 1.4), roll: rng.uniform(-.pi, .pi)),
+          [
+            "vibration_g": rng.uniform(0.05, 0.3), "cadence_hz": rng.uniform(1, 1.5),
+          ])
+      case "typing":
+        add(
+          .typing, rng.uniform(3, 8),
+          to: Attitude3(pitch: rng.uniform(0.2, 0.6), roll: rng.uniform(-0.2, 0.2)),
+          [
+            "rate_hz": rng.uniform(3, 6), "tap_g": rng.uniform(0.1, 0.4),
+          ])
       default:
         add(.vehicle, rng.uniform(4, 8), to: attitude, ["vibration_g": rng.uniform(0.03, 0.15)])
       }
       // Then perhaps an event.
       let u = rng.uniform(0, 1)
       if u < shakeChance {
-        let hz = rng.uniform(2.5, 7)
-        let halfCycles = Double(rng.integer(2, 10))
-        let holdAt = rng.pick(uprights)
+        // A person's shake: 1.5-6 Hz, 2.5-12 cycles (0.8-6 s), the hand moving 3-15 cm each way
+        // (peak acceleration A (2 pi f)^2, kept within 0.5-4 g).
+        let hz = rng.uniform(1.5, 6)
+        let length = max(0.8, min(6, rng.uniform(2.5, 12) / hz))
+        let travel = rng.uniform(0.03, 0.15)
+        let peak = max(0.5, min(4, travel * pow(2 * .pi * hz, 2) / AccelerationUnit.standardGravity))
+        let direction = shakeDirection(&rng)
+        let holdAt = holding(&rng)
+        let before = rng.uniform(0.8, 1.5)
+        // A shake is annotated whole: one that the end of the trace would cut is not begun.
+        guard t + before + length < duration else {
+          add(.hold, duration - t, to: holdAt, ["tremor_hz": 10, "tremor_g": 0.01])
+          continue
+        }
+        add(.hold, before, to: holdAt, ["tremor_hz": 10, "tremor_g": 0.01])
+        add(
+          .shake, length, to: holdAt,
+          [
+            "hz": hz, "peak_g": peak, "dx": direction.0, "dy": direction.1, "dz": direction.2,
+            "wrist_rad": rng.uniform(0, 0.6), "seed": rng.uniform(0, 6.28),
+          ])
         add(.hold, rng.uniform(0.8, 1.5), to: holdAt, ["tremor_hz": 10, "tremor_g": 0.01])
-        add(.shake, halfCycles / (2 * hz), to: holdAt, [
-          "hz": hz, "peak_g": rng.uniform(0.6, 3), "axis": Double(rng.pick([0, 0, 1, 2])), "wrist_rad": rng.uniform(0, 0.5),
-        ])
+      } else if u < shakeChance + 0.08 {
+        // A jiggle: one back-and-forth or one stroke, not a shake.
+        let hz = rng.uniform(3, 7)
+        let direction = shakeDirection(&rng)
+        let holdAt = holding(&rng)
         add(.hold, rng.uniform(0.8, 1.5), to: holdAt, ["tremor_hz": 10, "tremor_g": 0.01])
-      } else if u < shakeChance + 0.15 {
+        add(
+          .jiggle, Double(rng.integer(1, 2)) / (2 * hz), to: holdAt,
+          [
+            "hz": hz, "peak_g": rng.uniform(0.5, 2.5), "dx": direction.0, "dy": direction.1,
+            "dz": direction.2,
+            "wrist_rad": rng.uniform(0, 0.3), "seed": 0,
+          ])
+        add(.hold, rng.uniform(0.8, 1.5), to: holdAt, ["tremor_hz": 10, "tremor_g": 0.01])
+      } else if u < shakeChance + 0.18 {
         add(.rest, rng.uniform(0.5, 1), to: .faceUp)
         add(.tap, rng.uniform(0.01, 0.03), to: .faceUp, ["peak_g": rng.uniform(1, 3)])
         add(.rest, rng.uniform(0.5, 1), to: .faceUp)
-      } else if u < shakeChance + 0.2 {
+      } else if u < shakeChance + 0.23 {
         let land = rng.chance(0.5) ? Attitude3.faceUp : Attitude3.faceDown
-        add(.drop, rng.uniform(0.2, 0.4) + 0.3, to: land, ["fall_s": rng.uniform(0.2, 0.4), "impact_g": rng.uniform(3, 6)])
+        add(
+          .drop, rng.uniform(0.2, 0.4) + 0.3, to: land,
+          ["fall_s": rng.uniform(0.2, 0.4), "impact_g": rng.uniform(3, 6)])
         add(.rest, rng.uniform(1, 2), to: land)
       } else if u < shakeChance + 0.3 {
         let over = attitude.roll.magnitude < 1 ? Attitude3.faceDown : Attitude3.faceUp
         add(.turn, rng.uniform(0.8, 1.5), to: over)
+      } else if u < shakeChance + 0.35 {
+        let flight = rng.uniform(0.3, 0.5)
+        add(
+          .jump, 0.25 + flight + 1, to: attitude,
+          [
+            "flight_s": flight, "push_g": rng.uniform(1, 1.8), "landing_g": rng.uniform(2.5, 6),
+          ])
+      } else if u < shakeChance + 0.4 {
+        let descent = rng.uniform(0.3, 0.6)
+        add(.sit, descent + 1, to: attitude, ["descent_s": descent, "impact_g": rng.uniform(1, 3)])
       }
     }
     return segments
@@ -169,7 +290,8 @@ public enum Generator {
       var csv = "t,x,y,z\n"
       var truth = "t,gravity_x,gravity_y,gravity_z,roll,pitch\n"
       for k in 0..<g.samples.count {
-        csv += cFormat("%.5f,%.4f,%.4f,%.4f\n", g.samples.t[k], g.samples.x[k], g.samples.y[k], g.samples.z[k])
+        csv += cFormat(
+          "%.5f,%.4f,%.4f,%.4f\n", g.samples.t[k], g.samples.x[k], g.samples.y[k], g.samples.z[k])
         let (gx, gy, gz) = g.gravity[k]
         let pitch = atan2(-gy, (gx * gx + gz * gz).squareRoot()) * 180 / .pi
         let roll = atan2(gx, -gz) * 180 / .pi
@@ -185,15 +307,23 @@ public enum Generator {
       try write("\(name).csv", csv)
       try write("\(name).events.csv", events)
       try write("\(name).truth.csv", truth)
-      manifest += "\(name).csv,\(name).events.csv,\(name).truth.csv,\(formatRate(g.sensor.rate)),\(g.sensor.name),\(split)\n"
+      manifest +=
+        "\(name).csv,\(name).events.csv,\(name).truth.csv,\(formatRate(g.sensor.rate)),\(g.sensor.name),\(split)\n"
     }
     try write("manifest.csv", manifest)
-    try write("README.md", readme(count: count, seed: seed, scenario: scenario, split: split, command: command, shakes: shakes, duration: totalDuration))
+    try write(
+      "README.md",
+      readme(
+        count: count, seed: seed, scenario: scenario, split: split, command: command, shakes: shakes,
+        duration: totalDuration))
   }
 
   static func formatRate(_ r: Double) -> String { r == r.rounded() ? String(Int(r)) : String(r) }
 
-  static func readme(count: Int, seed: UInt64, scenario: Scenario, split: String, command: String, shakes: Int, duration: Double) -> String {
+  static func readme(
+    count: Int, seed: UInt64, scenario: Scenario, split: String, command: String, shakes: Int,
+    duration: Double
+  ) -> String {
     """
     # Generated annotated accelerometer traces (\(split))
 
@@ -209,24 +339,32 @@ public enum Generator {
     roll and pitch in degrees, per sample). `manifest.csv` lists them for `accelkit evaluate`.
 
     ## Motion model
-    A trace is a timeline of stretches: at rest on a table (face up or down), held in portrait or
-    landscape with hand tremor (8-12 Hz, 0.005-0.02 g), walking (1.6-2.2 steps/s, 0.15-0.4 g) and
-    running (2.5-3.2 steps/s, 0.6-1.3 g) with body sway, riding in a vehicle (13-31 Hz vibration,
-    0.03-0.15 g, slow sway); between them the device settles into the next attitude. Events:
-    shakes (2.5-7 Hz, 0.6-3 g peak, 2-10 half-cycles, side-to-side on x, up-down on y or
-    front-back on z, with the wrist turning up to 0.5 rad, tapered in and out), taps (1-3 g,
-    10-30 ms), drops (0.2-0.4 s of free fall, then a 3-6 g impact ringing at 45 Hz) and turning
-    over (0.8-1.5 s).
+    A trace is a timeline of stretches: at rest on a table (face up or down), held with hand tremor
+    (8-12 Hz, 0.005-0.02 g; mostly upright, sometimes nearly flat, sometimes at any attitude),
+    walking (1.6-2.2 steps/s) and running (2.4-3.2 steps/s) with the phone in a hand, a trouser
+    pocket (swinging with the thigh) or a bag or belt, riding a vehicle (13-31 Hz vibration) or a
+    bike (road vibration, pedalling sway), typing (3-6 taps/s of 0.1-0.4 g). Gait is lopsided as
+    real gait is: each step a short heel strike or landing (walking 0.4-1.8 g, running 1.5-3.5 g,
+    20-50 ms wide) and a long shallow phase that balances it (never below free fall), with the
+    fore-aft push and the side-to-side sway. Between stretches the device settles into the next
+    attitude. Events: shakes (1.5-6 Hz, 2.5-12 cycles lasting 0.8-6 s, the hand travelling 3-15 cm
+    each way so the peak is 0.5-4 g; along the device's x 40%, y 25%, z 15% or any diagonal 20%; the
+    rate drifting 8% and the size 15% as a person's do; ramped over a quarter cycle; the wrist
+    turning up to 0.6 rad), jiggles (one back-and-forth or one stroke at 3-7 Hz, 0.5-2.5 g: not
+    shakes), taps (1-3 g, 10-30 ms), drops (0.2-0.4 s of free fall, then a 3-6 g impact), jumps
+    (push-off, 0.3-0.5 s of flight, a 2.5-6 g landing), sitting down hard (a 1-3 g seat impact) and
+    turning over (0.8-1.5 s).
 
     ## Sensor model
-    40% of traces: the iPhone LIS302DL of the seed material (100 Hz nominal, +-2.3 g clipping,
-    0.018 g steps, 0.008-0.015 g noise); the rest a modern sensor (+-8 g, 1/4096 g steps, 0.002-
-    0.005 g noise) at 50, 60 or 100 Hz. Per trace: per-axis bias and scale error, timestamp jitter
-    and dropped samples.
+    25% of traces: the iPhone LIS302DL of the seed material (100 Hz nominal, +-2.3 g clipping,
+    0.018 g steps, 0.008-0.015 g noise); the rest a 16-bit sensor of +-2, 4, 8 or 16 g at 25, 30,
+    50, 60, 100, 200 or 400 Hz (0.002-0.006 g noise). Per trace: per-axis bias and scale error,
+    timestamp jitter, dropped samples, and in 30% of traces one or two gaps of 0.1-0.6 s.
 
     ## Labelling rule
     Every intentional shake is annotated `shake` from its true start to its true end (the whole
-    tapered stretch). Taps and drops are annotated `tap` and `drop`; nothing else is annotated.
+    ramped stretch). Jiggles, taps and drops are annotated `jiggle`, `tap` and `drop` (a shake
+    detector firing on them raises a false alarm); nothing else is annotated.
     """
   }
 }

@@ -30,9 +30,15 @@ public struct Attitude3: Sendable {
     let (cp, sp) = (cos(pitch), sin(pitch))
     let (cr, sr) = (cos(roll), sin(roll))
     // R = Rz Rx Ry, rows:
-    let r11 = cy * cr - sy * sp * sr, r12 = -sy * cp, r13 = cy * sr + sy * sp * cr
-    let r21 = sy * cr + cy * sp * sr, r22 = cy * cp, r23 = sy * sr - cy * sp * cr
-    let r31 = -cp * sr, r32 = sp, r33 = cp * cr
+    let r11 = cy * cr - sy * sp * sr
+    let r12 = -sy * cp
+    let r13 = cy * sr + sy * sp * cr
+    let r21 = sy * cr + cy * sp * sr
+    let r22 = cy * cp
+    let r23 = sy * sr - cy * sp * cr
+    let r31 = -cp * sr
+    let r32 = sp
+    let r33 = cp * cr
     return (
       r11 * v.0 + r21 * v.1 + r31 * v.2,
       r12 * v.0 + r22 * v.1 + r32 * v.2,
@@ -41,7 +47,9 @@ public struct Attitude3: Sendable {
   }
 
   func lerp(_ other: Attitude3, _ s: Double) -> Attitude3 {
-    Attitude3(pitch: pitch + (other.pitch - pitch) * s, roll: roll + (other.roll - roll) * s, yaw: yaw + (other.yaw - yaw) * s)
+    Attitude3(
+      pitch: pitch + (other.pitch - pitch) * s, roll: roll + (other.roll - roll) * s,
+      yaw: yaw + (other.yaw - yaw) * s)
   }
 }
 
@@ -65,6 +73,16 @@ public struct MotionState: Sendable {
 public struct MotionSegment: Sendable {
   public enum Kind: String, Sendable {
     case rest, hold, walk, run, vehicle, shake, tap, drop, turn
+    /// One or two quick back-and-forths: not a shake (annotated `jiggle`).
+    case jiggle
+    /// A jump: push-off, flight (free fall) and landing.
+    case jump
+    /// Sitting down hard: a short descent, then the seat's impact.
+    case sit
+    /// Typing on the phone held in the hand: a train of small taps.
+    case typing
+    /// Cycling: road vibration and the pedalling sway.
+    case bike
   }
   public var kind: Kind
   public var start: Double
@@ -82,6 +100,7 @@ public struct MotionSegment: Sendable {
     case .shake: "shake"
     case .tap: "tap"
     case .drop: "drop"
+    case .jiggle: "jiggle"
     default: nil
     }
   }
@@ -99,15 +118,88 @@ public struct MotionSegment: Sendable {
       break
     case .hold:
       // Hand tremor (8-12 Hz) and a slow sway of the attitude.
-      let f = p["tremor_hz"]!, a = p["tremor_g"]!
-      device = (a * sin(2 * .pi * f * local), a * 0.7 * sin(2 * .pi * f * 1.13 * local + 1), a * 0.5 * sin(2 * .pi * f * 0.91 * local + 2))
+      let f = p["tremor_hz"]!
+      let a = p["tremor_g"]!
+      device = (
+        a * sin(2 * .pi * f * local), a * 0.7 * sin(2 * .pi * f * 1.13 * local + 1),
+        a * 0.5 * sin(2 * .pi * f * 0.91 * local + 2)
+      )
       attitude.pitch += 0.03 * sin(2 * .pi * 0.2 * local)
       attitude.roll += 0.03 * sin(2 * .pi * 0.13 * local + 1)
     case .walk, .run:
-      let f = p["step_hz"]!, a = p["bounce_g"]!
-      world = (0.3 * a * sin(2 * .pi * f * local + 0.5), 0.35 * a * sin(.pi * f * local), a * sin(2 * .pi * f * local))
-      attitude.pitch += 0.08 * sin(.pi * f * local)
-      attitude.roll += 0.06 * sin(2 * .pi * f * local + 1)
+      // Gait is lopsided: each step a short heel strike (or landing) of impact_g, a Gaussian
+      // pulse width_s wide, less its mean (a long shallow phase that can go no lower than free
+      // fall), plus the fore-aft braking and push at the step rate and the side-to-side sway at
+      // the stride rate. Where the device is carried sets its attitude's swing: a trouser pocket
+      // swings with the thigh at the stride rate, a hand sways a little, a bag or a belt barely.
+      let f = p["step_hz"]!
+      let a = p["impact_g"]!
+      let width = p["width_s"]!
+      let carry = Int(p["carry"]!)
+      let period = 1 / f
+      let phase = (local + p["phase_s"]!).truncatingRemainder(dividingBy: period) - period / 2
+      let mean = a * width * (2 * Double.pi).squareRoot() / period
+      let vertical = a * exp(-phase * phase / (2 * width * width)) - mean
+      let surge = 0.25 * a * sin(2 * .pi * f * local + 0.8) * min(1, mean)
+      let sway = 0.15 * sin(.pi * f * local) * min(1, a / 2)
+      world = (surge, sway, vertical)
+      switch carry {
+      case 1:  // pocket
+        attitude.pitch += 0.45 * sin(.pi * f * local)
+        attitude.roll += 0.12 * sin(.pi * f * local + 1)
+      case 2:  // bag or belt
+        attitude.pitch += 0.03 * sin(.pi * f * local)
+      default:  // hand
+        attitude.pitch += 0.08 * sin(.pi * f * local)
+        attitude.roll += 0.06 * sin(2 * .pi * f * local + 1)
+      }
+    case .bike:
+      // Road vibration on the frame, and the body swaying with the pedals.
+      let a = p["vibration_g"]!
+      let cadence = p["cadence_hz"]!
+      device = (
+        a * (sin(2 * .pi * 17 * local) + 0.5 * sin(2 * .pi * 29 * local + 1)),
+        a * 0.8 * sin(2 * .pi * 21 * local + 2), a * (sin(2 * .pi * 13 * local + 0.4))
+      )
+      world = (
+        0.05 * sin(2 * .pi * 0.3 * local), 0.12 * sin(2 * .pi * cadence * local),
+        0.08 * sin(4 * .pi * cadence * local)
+      )
+      attitude.roll += 0.1 * sin(2 * .pi * cadence * local)
+    case .typing:
+      // Taps of tap_g at about rate_hz, each a 20 ms push into the screen (device -z).
+      let rate = p["rate_hz"]!
+      let a = p["tap_g"]!
+      let period = 1 / rate
+      let phase = (local * (1 + 0.15 * sin(2 * .pi * 0.37 * local))).truncatingRemainder(dividingBy: period)
+      let pulse = phase < 0.02 ? sin(.pi * phase / 0.02) : 0
+      device = (0.1 * a * pulse, 0.2 * a * pulse, -a * pulse)
+      attitude.pitch += 0.02 * sin(2 * .pi * 0.3 * local)
+    case .jump:
+      // Push-off (push_g for 0.25 s), flight (free fall), landing (landing_g, a 40 ms pulse that
+      // rings down), then standing.
+      let push = 0.25
+      let flight = p["flight_s"]!
+      if local < push {
+        world = (0, 0, p["push_g"]! * sin(.pi * local / push))
+      } else if local < push + flight {
+        world = (0, 0, -1)
+      } else {
+        let k = local - push - flight
+        world = (0, 0, p["landing_g"]! * exp(-k / 0.04) * cos(2 * .pi * 8 * k))
+      }
+      attitude.pitch += 0.1 * sin(2 * .pi * local / max(duration, 1e-9))
+    case .sit:
+      // Lowering (-0.3 g for descent_s), then the seat (impact_g, a 30 ms pulse).
+      let descent = p["descent_s"]!
+      if local < descent {
+        world = (0.05, 0, -0.3 * sin(.pi * local / descent))
+      } else {
+        let k = local - descent
+        world = (
+          0.1 * p["impact_g"]! * exp(-k / 0.03), 0, p["impact_g"]! * exp(-k / 0.03) * cos(2 * .pi * 6 * k)
+        )
+      }
     case .vehicle:
       let a = p["vibration_g"]!
       device = (
@@ -115,16 +207,22 @@ public struct MotionSegment: Sendable {
         a * (0.7 * sin(2 * .pi * 17.1 * local + 2) + 0.4 * sin(2 * .pi * 23 * local)),
         a * (sin(2 * .pi * 11.7 * local + 0.3) + 0.5 * sin(2 * .pi * 31 * local))
       )
-      world = (0.08 * sin(2 * .pi * 0.7 * local), 0.05 * sin(2 * .pi * 0.4 * local + 1), 0.1 * sin(2 * .pi * 1.3 * local))
-    case .shake:
-      // Half-cycles of a sine along a device axis, with a raised-cosine taper at both ends, and
-      // the wrist turning with it.
-      let f = p["hz"]!, a = p["peak_g"]!, axis = Int(p["axis"]!)
-      let taper = min(1, min(local, duration - local) * f * 2)
-      let v = a * max(0, taper) * sin(2 * .pi * f * local)
-      let d: (Double, Double, Double) = axis == 0 ? (v, 0, 0) : axis == 1 ? (0, v, 0) : (0, 0, v)
-      device = (-d.0, -d.1, -d.2)
-      attitude.roll += p["wrist_rad"]! * sin(2 * .pi * f * local + 0.3)
+      world = (
+        0.08 * sin(2 * .pi * 0.7 * local), 0.05 * sin(2 * .pi * 0.4 * local + 1),
+        0.1 * sin(2 * .pi * 1.3 * local)
+      )
+    case .shake, .jiggle:
+      // A hand's back-and-forth along the direction (dx, dy, dz) of the device frame: a sine
+      // whose rate drifts and whose size breathes as a person's does, ramped in and out over a
+      // quarter cycle, with the wrist turning with it.
+      let f = p["hz"]!
+      let a = p["peak_g"]!
+      let taper = min(1, min(local, duration - local) * f * 4)
+      let breathing = 1 + 0.15 * sin(2 * .pi * 0.7 * local + p["seed"]!)
+      let drift = 0.08 * f / 0.5 * (1 - cos(2 * .pi * 0.5 * local)) / (2 * .pi)
+      let v = a * max(0, taper) * breathing * sin(2 * .pi * (f * local + drift))
+      device = (-v * p["dx"]!, -v * p["dy"]!, -v * p["dz"]!)
+      attitude.roll += p["wrist_rad"]! * max(0, taper) * sin(2 * .pi * (f * local + drift) + 0.3)
     case .tap:
       let a = p["peak_g"]!
       let shape = sin(.pi * s)

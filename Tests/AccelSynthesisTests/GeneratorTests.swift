@@ -78,7 +78,8 @@ import Testing
       }
       let s = g.samples
       let inside = s.t.indices.filter { s.t[$0] >= shake.start && s.t[$0] < shake.end }
-      let axis = [s.x, s.y, s.z][Int(shake.parameters["axis"]!)]
+      let d = [shake.parameters["dx"]!, shake.parameters["dy"]!, shake.parameters["dz"]!].map(abs)
+      let axis = [s.x, s.y, s.z][d.indices.max { d[$0] < d[$1] }!]
       let values = inside.map { axis[$0] }
       let mean = values.reduce(0, +) / Double(values.count)
       var crossings = 0
