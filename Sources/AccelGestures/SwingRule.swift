@@ -40,7 +40,7 @@ public struct SwingRule: ShakeRule {
     public var gravityTauSeconds = 0.3
     public var axisTauSeconds = 0.4
     public var hysteresisG = 0.2
-    public var swingG = 0.6
+    public var swingG = 0.7
     public var minHz = 1.0
     public var maxHz = 12.0
     public var minSwings = 5
@@ -97,6 +97,10 @@ public struct SwingRule: ShakeRule {
   private var lastSign = 0.0  // the sign of s at the previous sample
   private var lastZero = 0.0  // when s last changed sign
   private var lastValue = 0.0  // s at the previous sample
+  private var beforeLast = 0.0  // and the one before
+  // Clipping: the largest |component| read so far, and how often the current half-swing sat on it.
+  private var rail = 0.0
+  private var halfAtRail = 0
   // The run of counted half-swings.
   private var run = Run()
   private var axisVotes = [0, 0, 0]
@@ -110,6 +114,8 @@ public struct SwingRule: ShakeRule {
     var durations = [0.0, 0.0]
     var counts = [0, 0]
     var reported: Double?
+    /// Half-swings during which the sensor was at its rail, per direction (- then +).
+    var clipped = [0, 0]
   }
 
   public init(rate: Double, configuration: Configuration = Configuration()) throws {
@@ -152,6 +158,13 @@ public struct SwingRule: ShakeRule {
     }
     let dt = max(0, t - previous)
     previousTime = t
+    // A sensor at the end of its range reads the same extreme value again and again.
+    let extreme = max(abs(x), abs(y), abs(z))
+    if extreme > rail {
+      rail = extreme
+    } else if extreme == rail && rail >= Self.railFloor {
+      halfAtRail += 1
+    }
     let a = 1 - exp(-dt / c.gravityTauSeconds)
     g1 = (g1.0 + a * (x - g1.0), g1.1 + a * (y - g1.1), g1.2 + a * (z - g1.2))
     g2 = (g2.0 + a * (g1.0 - g2.0), g2.1 + a * (g1.1 - g2.1), g2.2 + a * (g1.2 - g2.2))
@@ -196,7 +209,8 @@ public struct SwingRule: ShakeRule {
       if lastSign != 0 { lastZero = previous + dt * lastValue / (lastValue - s) }
       lastSign = s > 0 ? 1 : -1
     }
-    lastValue = s
+    let (earlier, later) = (beforeLast, lastValue)
+    (beforeLast, lastValue) = (lastValue, s)
     var event: ShakeEvent?
     let direction = s > c.hysteresisG ? 1 : s < -c.hysteresisG ? -1 : 0
     if direction != 0 && direction != sign {
@@ -205,9 +219,20 @@ public struct SwingRule: ShakeRule {
       sign = direction
       halfStart = lastZero
       halfPeak = 0
+      halfAtRail = 0
     }
     if sign != 0 {
       halfPeak = max(halfPeak, abs(s))
+      // A peak between samples: the vertex of the parabola through the last three |s| when the
+      // middle one is the largest (a 6 Hz swing sampled at 30 Hz can fall 20% short otherwise).
+      let (y0, y1, y2) = (abs(earlier), abs(later), abs(s))
+      let curvature = y0 - 2 * y1 + y2
+      if y1 >= y0 && y1 >= y2 && curvature < 0 && (earlier > 0) == (later > 0) && (later > 0) == (s > 0) {
+        // The vertex lies within half a sample of the largest one (farther, the three points are
+        // noise on a flat top, not a peak).
+        let offset = 0.5 * (y0 - y2) / curvature
+        if abs(offset) <= 0.5 { halfPeak = max(halfPeak, y1 - 0.25 * (y0 - y2) * offset) }
+      }
       if t - halfStart > longest {
         // Too slow to be a shake: this half-swing does not count.
         sign = 0
@@ -256,6 +281,7 @@ public struct SwingRule: ShakeRule {
     run.durations[k] += duration
     run.counts[k] += 1
     run.count += 1
+    if halfAtRail >= 2 { run.clipped[k] += 1 }
     run.end = end
     run.lastSign = sign
     if run.reported == nil && run.count >= c.minSwings && isBalanced { run.reported = end }
@@ -267,8 +293,31 @@ public struct SwingRule: ShakeRule {
     let p1 = run.peaks[1] / Double(run.counts[1])
     let d0 = run.durations[0] / Double(run.counts[0])
     let d1 = run.durations[1] / Double(run.counts[1])
-    return min(p0, p1) >= c.balance * max(p0, p1) && min(d0, d1) >= c.balance * max(d0, d1)
+    switch (run.clipped[0] > 0, run.clipped[1] > 0) {
+    case (false, false):
+      return min(p0, p1) >= c.balance * max(p0, p1) && min(d0, d1) >= c.balance * max(d0, d1)
+    case (true, true):
+      // Both directions at the rail: the peaks say nothing, and the durations less than usual
+      // (gait's shallow phase never reaches a rail).
+      return min(d0, d1) >= c.balance * c.balance * max(d0, d1)
+    default:
+      // One direction clipped (gravity adds to it): its peaks are cut and, the clipped area
+      // shifting the gravity estimate, its half-swings look longer. The other direction's peaks
+      // are true: they must be at least as large as the clipped ones show, and beyond what a
+      // body can do on its own in that direction (falling is at most 1 g: gait's shallow phase).
+      let (free, cut) = run.clipped[0] > 0 ? (p1, p0) : (p0, p1)
+      return free >= max(c.balance * cut, Self.freeFallLimit)
+        && min(d0, d1) >= c.balance * c.balance * max(d0, d1)
+    }
   }
+
+  /// Readings at their maximum count as clipped only from this size on (g): no accelerometer
+  /// clips below 1.5 g, and a quiet trace's largest reading is not a rail.
+  static let railFloor = 1.5
+
+  /// In a clipped run, the unclipped direction's mean peak must exceed this (g): more than free
+  /// fall with margin, which gait's shallow phase cannot.
+  static let freeFallLimit = 1.2
 
   /// Ends the current run; returns its shake if it qualified.
   private mutating func closeRun() -> ShakeEvent? {
