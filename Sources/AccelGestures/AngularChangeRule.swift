@@ -23,6 +23,8 @@ public struct AngularChangeRule: ShakeRule {
   public struct Configuration: RuleConfiguration {
     /// The activity is averaged over this many successive pairs.
     public var pairs = 8
+    /// The activity is averaged over this long (s) instead, when > 0: the same at every rate.
+    public var windowSeconds = 0.0
     /// Activity (rad/s) at or above this begins a shake.
     public var beginRadPerS = 8.0
     /// Activity (rad/s) below this ends it; at most `beginRadPerS`.
@@ -37,12 +39,25 @@ public struct AngularChangeRule: ShakeRule {
     public init() {}
 
     public static let parameters: [RuleParameter<Configuration>] = [
-      RuleParameter("pairs", \.pairs, unit: "pairs", range: 1...1000, meaning: "the activity is averaged over this many successive pairs"),
-      RuleParameter("begin", \.beginRadPerS, unit: "rad/s", range: 0...1e6, meaning: "activity at or above this begins a shake"),
-      RuleParameter("end", \.endRadPerS, unit: "rad/s", range: 0...1e6, meaning: "activity below this ends it"),
-      RuleParameter("min_s", \.minSeconds, unit: "s", range: 0...3600, meaning: "a shake ending sooner is dropped (a tap, a knock)"),
-      RuleParameter("max_s", \.maxSeconds, unit: "s", range: 1e-3...3600, meaning: "a shake lasting longer is cancelled"),
-      RuleParameter("refractory_s", \.refractorySeconds, unit: "s", range: 0...3600, meaning: "no new shake begins this soon after the previous start"),
+      RuleParameter(
+        "pairs", \.pairs, unit: "pairs", range: 1...1000,
+        meaning: "the activity is averaged over this many successive pairs"),
+      RuleParameter(
+        "window_s", \.windowSeconds, unit: "s", range: 0...60,
+        meaning: "average over this long instead of `pairs` (round(window_s x rate) pairs); 0 uses pairs"),
+      RuleParameter(
+        "begin", \.beginRadPerS, unit: "rad/s", range: 0...1e6,
+        meaning: "activity at or above this begins a shake"),
+      RuleParameter(
+        "end", \.endRadPerS, unit: "rad/s", range: 0...1e6, meaning: "activity below this ends it"),
+      RuleParameter(
+        "min_s", \.minSeconds, unit: "s", range: 0...3600,
+        meaning: "a shake ending sooner is dropped (a tap, a knock)"),
+      RuleParameter(
+        "max_s", \.maxSeconds, unit: "s", range: 1e-3...3600, meaning: "a shake lasting longer is cancelled"),
+      RuleParameter(
+        "refractory_s", \.refractorySeconds, unit: "s", range: 0...3600,
+        meaning: "no new shake begins this soon after the previous start"),
     ]
   }
 
@@ -62,12 +77,13 @@ public struct AngularChangeRule: ShakeRule {
   private var lastStart: Double? = nil
 
   public init(rate: Double, configuration c: Configuration = Configuration()) throws {
-    pairs = c.pairs
+    pairs = c.windowSeconds > 0 ? max(1, min(1_000_000, Int((c.windowSeconds * rate).rounded()))) : c.pairs
     begin = c.beginRadPerS
     end = c.endRadPerS
     guard end <= begin else {
       throw AccelError.usage(
-        "angular-change.end (\(formatNumber(end))) must not exceed angular-change.begin (\(formatNumber(begin)))")
+        "angular-change.end (\(formatNumber(end))) must not exceed angular-change.begin (\(formatNumber(begin)))"
+      )
     }
     minDuration = c.minSeconds
     maxDuration = c.maxSeconds
@@ -115,7 +131,8 @@ public struct AngularChangeRule: ShakeRule {
                     if index == pairs { index = 0 }
                     if filled < pairs { filled += 1 }
                     if filled == pairs {
-                      advance(activity: max(0, sum) / Double(pairs), magnitude: magnitude, t: t, events: &events)
+                      advance(
+                        activity: max(0, sum) / Double(pairs), magnitude: magnitude, t: t, events: &events)
                     }
                   }
                   pv = velocity
@@ -145,7 +162,9 @@ public struct AngularChangeRule: ShakeRule {
       a.peak = max(a.peak, magnitude)
       active = a
       if t - a.start > maxDuration {
-        events.append(ShakeEvent(start: a.start, end: a.start + maxDuration, reported: t, peakG: a.peak, status: .cancelled))
+        events.append(
+          ShakeEvent(
+            start: a.start, end: a.start + maxDuration, reported: t, peakG: a.peak, status: .cancelled))
         active = nil
       } else if activity < end {
         if t - a.start >= minDuration {

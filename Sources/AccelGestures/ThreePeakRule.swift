@@ -30,16 +30,34 @@ public struct ThreePeakRule: ShakeRule {
     public var gapSeconds = 0.25
     /// Registered movements a shake needs.
     public var minMoves = 3
+    /// Where the pause is timed from: 0 the last registered movement (the book's code), 1 the last
+    /// sample of any movement (its text: "as long as movement continues without a break").
+    public var pauseFromMovement = 0
 
     public init() {}
 
     public static let parameters: [RuleParameter<Configuration>] = [
-      RuleParameter("alpha", \.alpha, unit: "per sample", range: 1e-6...1, meaning: "gravity low-pass factor (ignored when gravity_cutoff > 0)"),
-      RuleParameter("gravity_cutoff", \.gravityCutoffHz, unit: "Hz", range: 0...1e6, meaning: "gravity low-pass cutoff; 0 uses alpha"),
-      RuleParameter("move_g", \.moveG, unit: "g", range: 1e-6...100, meaning: "a swing of user acceleration at least this large is a movement"),
-      RuleParameter("peak_g", \.peakG, unit: "g", range: 0...100, meaning: "the largest registered movement must reach this"),
-      RuleParameter("gap_s", \.gapSeconds, unit: "s", range: 1e-6...60, meaning: "a longer pause between registered movements ends the group"),
-      RuleParameter("min_moves", \.minMoves, unit: "movements", range: 1...1000, meaning: "registered movements a shake needs"),
+      RuleParameter(
+        "alpha", \.alpha, unit: "per sample", range: 1e-6...1,
+        meaning: "gravity low-pass factor (ignored when gravity_cutoff > 0)"),
+      RuleParameter(
+        "gravity_cutoff", \.gravityCutoffHz, unit: "Hz", range: 0...1e6,
+        meaning: "gravity low-pass cutoff; 0 uses alpha"),
+      RuleParameter(
+        "move_g", \.moveG, unit: "g", range: 1e-6...100,
+        meaning: "a swing of user acceleration at least this large is a movement"),
+      RuleParameter(
+        "peak_g", \.peakG, unit: "g", range: 0...100,
+        meaning: "the largest registered movement must reach this"),
+      RuleParameter(
+        "gap_s", \.gapSeconds, unit: "s", range: 1e-6...60,
+        meaning: "a longer pause between registered movements ends the group"),
+      RuleParameter(
+        "min_moves", \.minMoves, unit: "movements", range: 1...1000,
+        meaning: "registered movements a shake needs"),
+      RuleParameter(
+        "pause_from_movement", \.pauseFromMovement, unit: "flag", range: 0...1,
+        meaning: "1: time the pause from the last sample of any movement, not the last registered one"),
     ]
   }
 
@@ -48,6 +66,7 @@ public struct ThreePeakRule: ShakeRule {
   let peakG: Double
   let gap: Double
   let minMoves: Int
+  let pauseFromMovement: Bool
 
   // Gravity estimate.
   private var gravity: (Double, Double)? = nil
@@ -60,6 +79,8 @@ public struct ThreePeakRule: ShakeRule {
   private var groupStart = 0.0
   private var groupEnd = 0.0
   private var lastRegistered: Double? = nil
+  /// The last sample of any movement while a group is open.
+  private var lastMoving: Double? = nil
   private var largest = 0.0
 
   public init(rate: Double, configuration c: Configuration = Configuration()) throws {
@@ -67,7 +88,8 @@ public struct ThreePeakRule: ShakeRule {
     if cutoff > 0 {
       guard cutoff < rate / 2 else {
         throw AccelError.usage(
-          "three-peak.gravity_cutoff must be in (0, \(formatHz(rate / 2))) Hz for a \(formatHz(rate)) Hz trace, got \(formatHz(cutoff)) Hz")
+          "three-peak.gravity_cutoff must be in (0, \(formatHz(rate / 2))) Hz for a \(formatHz(rate)) Hz trace, got \(formatHz(cutoff)) Hz"
+        )
       }
       let dt = 1 / rate
       alpha = dt / (1 / (2 * Double.pi * cutoff) + dt)
@@ -78,13 +100,14 @@ public struct ThreePeakRule: ShakeRule {
     peakG = c.peakG
     gap = c.gapSeconds
     minMoves = c.minMoves
+    pauseFromMovement = c.pauseFromMovement == 1
   }
 
   public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
     var events: [ShakeEvent] = []
     for i in 0..<block.count {
       let t = block.t[i]
-      if let last = lastRegistered, t - last > gap {
+      if let last = pauseFromMovement ? lastMoving : lastRegistered, t - last > gap {
         if let e = closeGroup(at: t) { events.append(e) }
       }
       // Gravity on x and y (z does not take part), steady-started on the first sample.
@@ -96,6 +119,7 @@ public struct ThreePeakRule: ShakeRule {
       let axis = abs(u.0) >= abs(u.1) ? 0 : 1
       let value = axis == 0 ? u.0 : u.1
       let magnitude = abs(value)
+      if magnitude >= moveG && lastRegistered != nil { lastMoving = t }
       if var s = swing {
         if s.axis == axis && magnitude >= moveG && (value > 0) == (s.sign > 0) {
           s.peak = max(s.peak, magnitude)
@@ -118,6 +142,7 @@ public struct ThreePeakRule: ShakeRule {
         count += 1
         perAxis[axis] += 1
         lastRegistered = t
+        lastMoving = t
         largest = max(largest, magnitude)
         groupEnd = t
       }
@@ -126,7 +151,8 @@ public struct ThreePeakRule: ShakeRule {
   }
 
   public mutating func finish() -> [ShakeEvent] {
-    guard let last = lastRegistered, let e = closeGroup(at: last + gap) else { return [] }
+    guard let last = pauseFromMovement ? lastMoving : lastRegistered, let e = closeGroup(at: last + gap)
+    else { return [] }
     return [e]
   }
 
@@ -136,6 +162,7 @@ public struct ThreePeakRule: ShakeRule {
       count = 0
       perAxis = [0, 0]
       lastRegistered = nil
+      lastMoving = nil
       largest = 0
     }
     guard count >= minMoves && largest >= peakG else { return nil }

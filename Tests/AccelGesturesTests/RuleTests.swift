@@ -112,6 +112,25 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
     #expect(try threePeak(c).count == 2)
   }
 
+  /// The book's two readings of the pause: from the last registered movement (default), or from
+  /// the last sample of any movement. After the first registered swing, two swings the same way
+  /// (which do not register) keep the hand moving for 0.25 s: timed from the registration the
+  /// group breaks and starts again with the second of them; timed from movement it goes on.
+  @Test func thePauseIsTimedEitherWay() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.swings([1.3])
+    b.swings([1.3, 1.3], sameSign: true)
+    b.swings([-1.3])
+    b.swings([1.3])
+    b.rest(1)
+    let registered = try threePeak(b)
+    let moving = try threePeak(b, ["pause_from_movement": 1])
+    #expect(registered.count == 1 && moving.count == 1)
+    #expect((registered.first?.start ?? 0) > 1.25, "starts again in the same-way swings: \(registered)")
+    #expect((moving.first?.start ?? 9) < 1.05, "starts with the first swing: \(moving)")
+  }
+
   @Test func swingsOnYAndGravityAlongAnyAxis() throws {
     for gravity in [(0.0, 0.0, -1.0), (0.0, -1.0, 0.0), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)] {
       var b = TraceBuilder()
@@ -277,6 +296,31 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
     #expect(abs(cancelled.first!.end - cancelled.first!.start - 2) < 1e-9)
     // After the cancel the shake goes on, but the next may begin only 1 s after the last start.
     if cancelled.count > 1 { #expect(cancelled[1].start - cancelled[0].start >= 1) }
+  }
+
+  /// window_s makes the averaging window a time: 0.08 s is the default 8 pairs at 100 Hz and 16
+  /// pairs at 200 Hz (the activity itself, a difference of successive angular velocities, still
+  /// scales with the rate).
+  @Test func aWindowInSecondsIsAWindowInSeconds() throws {
+    var b = TraceBuilder()
+    b.rest(1)
+    b.add(seconds: 1.5) { t in
+      let v = 1.2 * sin(2 * .pi * 5 * (t - 1))
+      return (v, 0.3 * v, 0)
+    }
+    b.rest(1.5)
+    for (rate, pairs) in [(100.0, 8), (200.0, 16), (50.0, 4)] {
+      var c = TraceBuilder(rate: rate)
+      c.block = SampleBlock()
+      for i in 0..<Int(4 * rate) {
+        let t = Double(i) / rate
+        let v = t >= 1 && t < 2.5 ? 1.2 * sin(2 * .pi * 5 * (t - 1)) : 0
+        c.block.append(t: t, x: v, y: 0.3 * v, z: -1)
+      }
+      var counted = try make(AngularChangeRule.self, rate: rate, ["pairs": Double(pairs)])
+      var timed = try make(AngularChangeRule.self, rate: rate, ["window_s": 0.08])
+      #expect(run(&counted, c.block) == run(&timed, c.block), "\(rate) Hz")
+    }
   }
 
   @Test func endAboveBeginIsRefused() {
