@@ -198,6 +198,30 @@ public enum Plots {
     return chart.svg.render(title: title)
   }
 
+  /// A tuning's trials as F1 against false alarms per hour: every trial a grey dot, the Pareto
+  /// front (no other trial has both more F1 and fewer false alarms) a line, the chosen trial
+  /// marked.
+  public static func pareto(
+    trials: [(falseAlarmsPerHour: Double, f1: Double)], front: [Int], chosen: Int, label: String, title: String
+  ) -> String {
+    let highest = trials.map(\.falseAlarmsPerHour).filter(\.isFinite).max() ?? 1
+    var chart = Chart(width: 640, height: 480, x: (0, max(1, highest * 1.05)), y: (0, 1))
+    chart.axes(xLabel: "false alarms per hour", yLabel: "F1", title: title)
+    for t in trials where t.falseAlarmsPerHour.isFinite {
+      chart.svg.circle(chart.x(t.falseAlarmsPerHour), chart.y(t.f1), r: 2, fill: "#bbbbbb")
+    }
+    let line = front.map { (chart.x(trials[$0].falseAlarmsPerHour), chart.y(trials[$0].f1)) }
+    chart.svg.polyline(line, stroke: Palette.detection, width: 1.5)
+    for (x, y) in line { chart.svg.circle(x, y, r: 3, fill: Palette.detection) }
+    if trials.indices.contains(chosen) {
+      let (x, y) = (chart.x(trials[chosen].falseAlarmsPerHour), chart.y(trials[chosen].f1))
+      chart.svg.circle(x, y, r: 6, fill: Palette.axes[0])
+      chart.svg.text(x + 8, y + 14, label, size: 9, fill: Palette.axes[0])
+    }
+    chart.legend([("trials", "#bbbbbb"), ("Pareto front", Palette.detection), ("chosen", Palette.axes[0])])
+    return chart.svg.render(title: title)
+  }
+
   /// The orientation classes in the order of `orientationEnvelope()`'s categories.
   public static let orientationClasses = [
     "portrait", "portrait-upside-down", "landscape-left", "landscape-right", "face-up", "face-down", "unknown",

@@ -34,11 +34,14 @@ struct DetectShakes: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("The events CSV (`-` for stdout).", valueName: "path"))
   var output: String = "-"
 
-  @Option(help: "The rule: three-peak, angular-change or seismic.")
+  @Option(help: "The rule (see --list-params); may be left to --params-file.")
   var rule: String?
 
   @Option(name: .customLong("param"), help: ArgumentHelp("Set a rule parameter (repeatable); see --list-params.", valueName: "name=value"))
   var params: [String] = []
+
+  @Option(help: ArgumentHelp("Read RULE.NAME=VALUE lines (as accelkit tune writes them); --param overrides.", valueName: "file"))
+  var paramsFile: String?
 
   @Flag(help: "Print each rule's parameters with unit, default and meaning.")
   var listParams = false
@@ -47,8 +50,10 @@ struct DetectShakes: ParsableCommand {
 
   func validate() throws {
     if !listParams {
-      guard let rule else { throw ValidationError("choose a rule with --rule (three-peak, angular-change or seismic)") }
-      guard ShakeRules.named(rule) != nil else {
+      guard let rule = rule ?? (paramsFile == nil ? nil : "") else {
+        throw ValidationError("choose a rule with --rule (\(ShakeRules.all.map { $0.name }.joined(separator: ", ")))")
+      }
+      guard rule.isEmpty || ShakeRules.named(rule) != nil else {
         throw ValidationError("unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
       }
     }
@@ -59,7 +64,14 @@ struct DetectShakes: ParsableCommand {
       try writeStdout(RuleSetting.parameterList)
       return
     }
-    let setting = try RuleSetting.parse(rule: rule!, parameters: params)  // bad parameters before reading
+    // Bad parameters before reading; a parameter file's items come first, --param overrides.
+    let fromFile = try paramsFile.map { try ParameterFile.read(path: $0) } ?? []
+    let rules = Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) })
+    guard let rule = self.rule ?? (rules.count == 1 ? rules.first : nil) else {
+      throw AccelError.usage("the parameter file sets \(rules.count) rules; choose one with --rule")
+    }
+    let setting = try RuleSetting.parse(
+      rule: rule, parameters: fromFile.filter { $0.hasPrefix(rule + ".") } + params)
     let settings = try input.settings()
     let paths = traces.isEmpty ? ["-"] : traces
     let resample = resampling.resample

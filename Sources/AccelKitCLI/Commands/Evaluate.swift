@@ -53,6 +53,9 @@ struct Evaluate: ParsableCommand {
   @Option(name: .customLong("param"), help: ArgumentHelp("Set a parameter: RULE.NAME=VALUE (repeatable).", valueName: "rule.name=value"))
   var params: [String] = []
 
+  @Option(help: ArgumentHelp("Read RULE.NAME=VALUE lines (as accelkit tune writes them); without --rule, evaluate the rules it sets.", valueName: "file"))
+  var paramsFile: String?
+
   @Option(help: "The annotation label detections are matched with (default: the label each rule emits, \"shake\" for the shake rules).")
   var label: String?
 
@@ -111,7 +114,11 @@ struct Evaluate: ParsableCommand {
     let baseline = try self.baseline.map { try EvaluationBaseline(path: $0) }
     let annotations = try jobs.map { try $0.annotations() }
     let annotated = Set(annotations.flatMap { $0.map(\.label) })
-    let plan = try EvaluationPlan(rules: rules, label: label, annotated: annotated, parameters: params, sweeps: sweeps)
+    let fromFile = try paramsFile.map { try ParameterFile.read(path: $0) } ?? []
+    let fileRules = Array(Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) })).sorted()
+    let plan = try EvaluationPlan(
+      rules: rules.isEmpty ? fileRules : rules, label: label, annotated: annotated, parameters: fromFile + params,
+      sweeps: sweeps)
     for (rule, count) in plan.skipped { Diagnostics.note("skipped \(count) \(rule) settings the rule refuses") }
     try plan.requireAnnotations(of: annotated, label: label, file: labels ?? dataset)
     let settings = plan.settings

@@ -1,0 +1,193 @@
+import AccelCore
+import AccelEvaluation
+import AccelGestures
+import AccelIO
+import AccelPlot
+import ArgumentParser
+
+struct Tune: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "tune",
+    abstract: "Search a rule's parameters for the best score on an annotated dataset, with cross-validation.",
+    discussion: """
+      The search: the defaults first, then half of --trials spread over the space (a Latin \
+      hypercube: every parameter's interval cut into as many strata as trials, each used once), \
+      then four rounds near the best so far (Gaussian steps that halve each round). Seeded: the \
+      same command gives the same trials. Settings the rule refuses (a constraint between \
+      parameters) are drawn again. Each trial is evaluated as `evaluate` does (the same matching \
+      and tolerance), traces in parallel.
+
+      The best trial meets every --subject-to bound (or, when none does, misses them by the \
+      least) and has the best --maximize (or --minimize) metric; ties go to fewer false alarms, \
+      then to the earlier trial. --folds K also estimates how well the choice generalises: for \
+      each fold of traces (trace i in fold i mod K), the best trial on the other folds is scored \
+      on it (the held-out metrics are summed).
+
+      -o DIR writes best.params (for --params-file of evaluate and detect-shakes), trials.csv \
+      (every trial), folds.csv and pareto.svg (F1 against false alarms per hour, the Pareto \
+      front and the choice). --space NAME=LOW:HIGH[:log] replaces or adds a searched interval; \
+      --param NAME=VALUE holds a parameter fixed. Default spaces per rule are in docs/GESTURES.md.
+
+      Examples:
+        accelkit tune datasets/train --rule swing -o tuned
+        accelkit tune datasets/train datasets/real-negatives --allow-outside-paths --rule swing \\
+          --subject-to false_alarms_per_hour<=1 -o tuned
+        accelkit tune datasets/train --rule three-peak --subject-to false_alarms_per_hour<=5 --trials 400 -o tuned
+        accelkit evaluate datasets/test --params-file tuned/best.params
+      """)
+
+  @OptionGroup(title: "Input") var input: InputOptions
+
+  @Argument(
+    help:
+      "Dataset folders (with manifest.csv) or manifests: their traces are tuned on together (add recordings without shakes to bound false alarms)."
+  )
+  var datasets: [String]
+
+  @Option(help: "The rule to tune.")
+  var rule: String
+
+  @Option(help: ArgumentHelp("The metric to maximise: f1, precision or recall.", valueName: "metric"))
+  var maximize: String?
+
+  @Option(help: ArgumentHelp("The metric to minimise instead: false_alarms_per_hour.", valueName: "metric"))
+  var minimize: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Bounds the choice must meet: e.g. false_alarms_per_hour<=1,recall>=0.8.", valueName: "bounds"))
+  var subjectTo: String?
+
+  @Option(help: "Settings to evaluate, the defaults included.")
+  var trials: Int = 200
+
+  @Option(help: "The random seed of the search.")
+  var seed: UInt64 = 1
+
+  @Option(help: "Folds of traces for the cross-validated estimate (0 or 1: none).")
+  var folds: Int = 5
+
+  @Option(
+    name: .customLong("space"),
+    help: ArgumentHelp(
+      "Search NAME over LOW..HIGH (repeatable; :log for a logarithmic scale).",
+      valueName: "name=low:high[:log]"))
+  var spaceItems: [String] = []
+
+  @Option(
+    name: .customLong("param"),
+    help: ArgumentHelp("Hold a parameter fixed (repeatable).", valueName: "name=value"))
+  var params: [String] = []
+
+  @Option(help: "The annotation label detections are matched with (default: the rule's).")
+  var label: String?
+
+  @Option(
+    help: ArgumentHelp("Widen both intervals by this much before testing overlap.", valueName: "seconds"))
+  var tolerance: Double = 0.25
+
+  @Flag(help: "Let the manifest name files outside the dataset folder (absolute paths, ../).")
+  var allowOutsidePaths = false
+
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp(
+      "Write best.params, trials.csv, folds.csv and pareto.svg into this folder.", valueName: "dir"))
+  var output: String?
+
+  @Option(help: "Traces evaluated at once (default: all cores).")
+  var jobs: Int?
+
+  func validate() throws {
+    guard ShakeRules.named(rule) != nil else {
+      throw ValidationError(
+        "unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+    }
+    if datasets.isEmpty { throw ValidationError("give at least one dataset") }
+    if !(2...100_000).contains(trials) {
+      throw ValidationError("--trials must be from 2 to 100000, got \(trials)")
+    }
+    if !(0...1000).contains(folds) { throw ValidationError("--folds must be from 0 to 1000, got \(folds)") }
+    if maximize != nil && minimize != nil { throw ValidationError("give --maximize or --minimize, not both") }
+    if let maximize, !["f1", "precision", "recall"].contains(maximize) {
+      throw ValidationError("--maximize takes f1, precision or recall, got \"\(maximize)\"")
+    }
+    if let minimize, minimize != "false_alarms_per_hour" {
+      throw ValidationError("--minimize takes false_alarms_per_hour, got \"\(minimize)\"")
+    }
+    if !(tolerance >= 0 && tolerance.isFinite) {
+      throw ValidationError("--tolerance must be at least 0 s, got \(tolerance)")
+    }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func run() throws {
+    var settings = TuningSettings(
+      rule: rule, space: try Tuner.space(rule: rule, items: spaceItems, base: Tuner.defaultSpace(rule: rule)))
+    settings.fixed = try parseAssignments(params, owner: rule)
+    _ = try RuleSetting(rule: rule, assignments: settings.fixed)  // bad fixed values before reading
+    settings.space.removeAll { d in settings.fixed.contains { $0.0 == d.name } }
+    guard !settings.space.isEmpty else {
+      throw AccelError.usage("nothing to search: give --space NAME=LOW:HIGH")
+    }
+    settings.objective = TuningObjective(
+      metric: minimize ?? maximize ?? "f1", maximize: minimize == nil,
+      constraints: try TuningObjective.parseConstraints(subjectTo))
+    settings.trials = trials
+    settings.seed = seed
+    settings.folds = folds
+    if let output {
+      try RunFiles.reserveOutputs(
+        ["best.params", "trials.csv", "folds.csv", "pareto.svg"].map { output + "/" + $0 })
+    }
+
+    let options = try input.options()
+    let jobs = try datasets.flatMap {
+      try EvaluationJob.jobs(dataset: $0, labels: nil, options: options, allowOutsidePaths: allowOutsidePaths)
+    }
+    let annotations = try jobs.map { try $0.annotations() }
+    let label = self.label
+    let tolerance = self.tolerance
+    let parallelism = self.jobs
+    let result = try Tuner.run(settings, traceCount: jobs.count) { batch in
+      let results = parallelMap(Array(jobs.indices), jobs: parallelism) { i in
+        Result {
+          try Evaluator.evaluate(
+            trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i],
+            settings: batch,
+            label: label, tolerance: tolerance, includeCancelled: false, location: jobs[i].location
+          ).metrics
+        }
+      }
+      return try results.map { try $0.get() }
+    }
+
+    let best = result.trials[result.best]
+    let m = best.total
+    var summary = "best of \(result.trials.count) trials: \(rule) \(best.setting.parameterText)\n"
+    summary += "  on every trace: f1 \(cFormat("%.4g", m.f1)), precision \(cFormat("%.4g", m.precision)), "
+    summary +=
+      "recall \(cFormat("%.4g", m.recall)), false alarms per hour \(cFormat("%.4g", m.falseAlarmsPerHour))"
+    summary += settings.objective.violation(m) == 0 ? "\n" : " (misses --subject-to: no trial meets it)\n"
+    if let cv = result.crossValidated {
+      summary +=
+        "  cross-validated (\(result.folds.count) folds, held-out traces): f1 \(cFormat("%.4g", cv.f1)), "
+      summary += "precision \(cFormat("%.4g", cv.precision)), recall \(cFormat("%.4g", cv.recall)), "
+      summary += "false alarms per hour \(cFormat("%.4g", cv.falseAlarmsPerHour))\n"
+    }
+    try writeStdout(summary)
+    if let output {
+      try makeDirectories(output)
+      let command = (["accelkit"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+      let svg = Plots.pareto(
+        trials: result.trials.map { ($0.total.falseAlarmsPerHour, $0.total.f1) }, front: result.paretoFront,
+        chosen: result.best, label: "trial \(result.best): F1 \(cFormat("%.3f", m.f1))",
+        title: "\(rule): F1 against false alarms per hour, \(result.trials.count) trials")
+      try OutputFile.writeTogether([
+        (output + "/best.params", result.parameterFile(command: command)),
+        (output + "/trials.csv", result.trialsCSV()),
+        (output + "/folds.csv", result.foldsCSV()), (output + "/pareto.svg", svg),
+      ])
+    }
+  }
+}
