@@ -261,14 +261,15 @@ extension EvaluationReport {
     dataset: String, jobs: [EvaluationJob], annotations: [[LabeledInterval]], label: String?, tolerance: Double
   ) throws -> String {
     var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>accelkit evaluation</title>\n"
-    html += "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:first-child,td:nth-child(2){text-align:left}</style>\n"
+    html += "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:nth-child(2),td:nth-child(3){text-align:left}</style>\n"
     let labelText = label.map { "label \"\(escapeXML($0))\"" } ?? "each rule's own label"
     html += "</head><body>\n<h1>accelkit evaluation</h1>\n<p>\(escapeXML(dataset)): \(traces.count) traces, \(labelText), tolerance \(formatNumber(tolerance)) s.</p>\n"
-    html += "<h2>Summary</h2>\n<table>\n<tr><th>rule</th><th>params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>median onset error (s)</th><th>median delay (s)</th><th>false alarms / h</th></tr>\n"
+    html += "<h2>Summary</h2>\n<p>Ranked by F1, then fewer false alarms per hour.</p>\n<table>\n<tr><th>rank</th><th>rule</th><th>params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>median onset error (s)</th><th>median delay (s)</th><th>false alarms / h</th></tr>\n"
     func f(_ v: Double?) -> String { v.map { cFormat("%.3f", $0) } ?? "" }
-    for (i, s) in settings.enumerated() {
+    for (rank, i) in ranking().enumerated() {
+      let s = settings[i]
       let m = summary[i]
-      html += "<tr><td>\(s.rule)</td><td>\(escapeXML(s.parameterText.isEmpty ? "defaults" : s.parameterText))</td><td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td><td>\(f(m.f1))</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td><td>\(f(m.falseAlarmsPerHour))</td></tr>\n"
+      html += "<tr><td>\(rank + 1)</td><td>\(s.rule)</td><td>\(escapeXML(s.parameterText.isEmpty ? "defaults" : s.parameterText))</td><td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td><td>\(f(m.f1))</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td><td>\(f(m.falseAlarmsPerHour))</td></tr>\n"
     }
     html += "</table>\n"
     // Precision against recall: a curve per rule with --sweep, a point per rule without.

@@ -118,6 +118,17 @@ public struct EvaluationReport {
     return best
   }
 
+  /// The settings from best to worst: higher F1, then fewer false alarms per hour, then the order
+  /// given.
+  public func ranking() -> [Int] {
+    settings.indices.sorted {
+      let a = summary[$0], b = summary[$1]
+      if a.f1 != b.f1 { return a.f1 > b.f1 }
+      if a.falseAlarmsPerHour != b.falseAlarmsPerHour { return a.falseAlarmsPerHour < b.falseAlarmsPerHour }
+      return $0 < $1
+    }
+  }
+
   public func table() -> String {
     var rows = [["rule", "params", "tp", "fp", "fn", "precision", "recall", "f1", "onset_med_s", "delay_med_s", "FA/h"]]
     for (i, s) in settings.enumerated() {
@@ -128,8 +139,13 @@ public struct EvaluationReport {
     }
     let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max()! }
     let hours = (summary.first?.duration ?? 0) / 3600
-    return rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }.joined(separator: "\n")
-      + "\n\(traces.count) traces, \(formatNumber((hours * 1000).rounded() / 1000)) h\n"
+    var text = rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }
+      .joined(separator: "\n") + "\n\(traces.count) traces, \(formatNumber((hours * 1000).rounded() / 1000)) h\n"
+    if settings.count > 1 && !sweeping {
+      let order = ranking().map { i in "\(settings[i]) (\(cFormat("%.3f", summary[i].f1)))" }
+      text += "ranked by F1, then fewer false alarms: " + order.joined(separator: ", ") + "\n"
+    }
+    return text
   }
 
   public func json() -> String {

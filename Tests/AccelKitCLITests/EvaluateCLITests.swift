@@ -51,6 +51,11 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
       let r = try accelkit(["evaluate", dataset] + gates)
       #expect(r.status == 64 && r.stderr.contains(message), "\(gates): \(r.stderr)")
     }
+    // Without --rule every shake rule runs, and the table ranks them.
+    let all = try accelkit(["evaluate", Paths.packageRoot + "/datasets/test", "--format", "table"])
+    let ranking = all.stdout.split(separator: "\n").first { $0.hasPrefix("ranked by F1, then fewer false alarms: ") } ?? ""
+    let scores = ranking.split(separator: "(").dropFirst().compactMap { Double($0.prefix { $0 != ")" }) }
+    #expect(scores.count == 4 && scores == scores.sorted(by: >), "\(all.stdout)")
     // Measured values in a failed gate are rounded to 4 significant digits.
     let rounded = try accelkit(["evaluate", Paths.packageRoot + "/datasets/test", "--rule", "seismic", "--fail-under", "f1=0.99"])
     #expect(rounded.status == 1, "\(rounded.stderr)")
