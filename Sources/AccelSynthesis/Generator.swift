@@ -22,6 +22,8 @@ public struct SensorModel: Sendable {
   /// Standard deviation of timestamp jitter, as a fraction of the interval.
   public var jitter: Double
   public var dropProbability: Double
+  /// The gyroscope beside it, if there is one.
+  public var gyroscope: GyroscopeModel?
 
   /// The iPhone's LIS302DL of the seed material: 100 Hz nominal, +-2.3 g, 0.018 g steps.
   public static func lis302dl(_ rng: inout SeededGenerator) -> SensorModel {
@@ -29,7 +31,7 @@ public struct SensorModel: Sendable {
       name: "LIS302DL", rate: 100, range: 2.3, resolution: 0.018, noise: rng.uniform(0.008, 0.015),
       bias: (rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04)),
       scale: (1 + rng.uniform(-0.03, 0.03), 1 + rng.uniform(-0.03, 0.03), 1 + rng.uniform(-0.03, 0.03)),
-      jitter: rng.uniform(0.01, 0.05), dropProbability: rng.uniform(0, 0.005))
+      jitter: rng.uniform(0.01, 0.05), dropProbability: rng.uniform(0, 0.005), gyroscope: nil)
   }
 
   /// A modern phone, watch or IMU board accelerometer: 16-bit readings over +-2, 4, 8 or 16 g, at
@@ -42,7 +44,28 @@ public struct SensorModel: Sendable {
       noise: rng.uniform(0.002, 0.006),
       bias: (rng.uniform(-0.02, 0.02), rng.uniform(-0.02, 0.02), rng.uniform(-0.02, 0.02)),
       scale: (1 + rng.uniform(-0.01, 0.01), 1 + rng.uniform(-0.01, 0.01), 1 + rng.uniform(-0.01, 0.01)),
-      jitter: rng.uniform(0.002, 0.05), dropProbability: rng.uniform(0, 0.003))
+      jitter: rng.uniform(0.002, 0.05), dropProbability: rng.uniform(0, 0.003), gyroscope: nil)
+  }
+}
+
+/// A MEMS gyroscope: +-2000 degrees/s (34.9 rad/s) in 16 bits, white noise and a per-axis bias,
+/// in rad/s.
+public struct GyroscopeModel: Sendable {
+  public var range = 2000 * Double.pi / 180
+  public var noise: Double
+  public var bias: (Double, Double, Double)
+
+  public static func typical(_ rng: inout SeededGenerator) -> GyroscopeModel {
+    GyroscopeModel(
+      noise: rng.uniform(0.003, 0.01),
+      bias: (rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01)))
+  }
+
+  /// The reading of the true rate `w` (rad/s) with noise `n` (standard normal).
+  func sense(_ w: Double, _ bias: Double, _ n: Double) -> Double {
+    let resolution = range / 32768
+    let clipped = max(-range, min(range, w + bias + noise * n))
+    return (clipped / resolution).rounded() * resolution
   }
 }
 
@@ -75,7 +98,11 @@ public enum Generator {
     // by i draws (SplitMix64's own increment must not be the index's multiplier).
     var mixer = SeededGenerator(seed: seed &* 0x100_0000_01B3 ^ (UInt64(index) &+ 1) &* 0xD1B5_4A32_D192_ED03)
     var rng = SeededGenerator(seed: mixer.next())
-    let sensor = rng.chance(0.25) ? SensorModel.lis302dl(&rng) : SensorModel.modern(&rng)
+    var sensor = rng.chance(0.25) ? SensorModel.lis302dl(&rng) : SensorModel.modern(&rng)
+    // The gyroscope draws from its own stream, so that the accelerometer's data do not depend on
+    // whether there is one: 80% of modern sensors have one, the iPhone's LIS302DL had none.
+    var gyroRng = SeededGenerator(seed: mixer.next())
+    if sensor.name != "LIS302DL" && gyroRng.chance(0.8) { sensor.gyroscope = .typical(&gyroRng) }
     let segments = timeline(&rng, scenario: scenario, duration: duration)
     // Some recordings lose a stretch of samples (a busy phone, a radio link).
     var gaps: [(Double, Double)] = []
@@ -86,6 +113,7 @@ public enum Generator {
       }
     }
     var block = SampleBlock()
+    var rates = (x: [Double](), y: [Double](), z: [Double]())
     var gravity: [(Double, Double, Double)] = []
     let dt = 1 / sensor.rate
     let count = Int(duration * sensor.rate)
@@ -109,6 +137,21 @@ public enum Generator {
         y: sense(r.1, sensor.scale.1, sensor.bias.1, noise.1),
         z: sense(r.2, sensor.scale.2, sensor.bias.2, noise.2))
       gravity.append(state.attitude.gravity)
+      if let gyro = sensor.gyroscope {
+        // The body rate from the attitude a moment later (or earlier, at a segment's end).
+        let h = 1e-4
+        let segment = segments[segmentIndex]
+        let w =
+          t + h <= segment.end
+          ? state.attitude.angularVelocity(to: segment.state(at: t + h).attitude, dt: h)
+          : segment.state(at: t - h).attitude.angularVelocity(to: state.attitude, dt: h)
+        rates.x.append(gyro.sense(w.0, gyro.bias.0, gyroRng.normal()))
+        rates.y.append(gyro.sense(w.1, gyro.bias.1, gyroRng.normal()))
+        rates.z.append(gyro.sense(w.2, gyro.bias.2, gyroRng.normal()))
+      }
+    }
+    if sensor.gyroscope != nil {
+      block.gyroscope = AxisColumns(x: rates.x, y: rates.y, z: rates.z)
     }
     // Jitter may reorder neighbours by a hair; timestamps stay increasing.
     for i in 1..<block.count where block.t[i] <= block.t[i - 1] { block.t[i] = block.t[i - 1] + dt * 0.05 }
@@ -287,11 +330,12 @@ public enum Generator {
     for i in 0..<count {
       let g = trace(seed: seed, index: i, scenario: scenario)
       let name = cFormat("%03ld", i)
-      var csv = "t,x,y,z\n"
+      var csv = g.samples.gyroscope == nil ? "t,x,y,z\n" : "t,x,y,z,gx,gy,gz\n"
       var truth = "t,gravity_x,gravity_y,gravity_z,roll,pitch\n"
       for k in 0..<g.samples.count {
-        csv += cFormat(
-          "%.5f,%.4f,%.4f,%.4f\n", g.samples.t[k], g.samples.x[k], g.samples.y[k], g.samples.z[k])
+        csv += cFormat("%.5f,%.4f,%.4f,%.4f", g.samples.t[k], g.samples.x[k], g.samples.y[k], g.samples.z[k])
+        if let r = g.samples.gyroscope { csv += cFormat(",%.4f,%.4f,%.4f", r.x[k], r.y[k], r.z[k]) }
+        csv += "\n"
         let (gx, gy, gz) = g.gravity[k]
         let pitch = atan2(-gy, (gx * gx + gz * gz).squareRoot()) * 180 / .pi
         let roll = atan2(gx, -gz) * 180 / .pi
@@ -359,7 +403,10 @@ public enum Generator {
     25% of traces: the iPhone LIS302DL of the seed material (100 Hz nominal, +-2.3 g clipping,
     0.018 g steps, 0.008-0.015 g noise); the rest a 16-bit sensor of +-2, 4, 8 or 16 g at 25, 30,
     50, 60, 100, 200 or 400 Hz (0.002-0.006 g noise). Per trace: per-axis bias and scale error,
-    timestamp jitter, dropped samples, and in 30% of traces one or two gaps of 0.1-0.6 s.
+    timestamp jitter, dropped samples, and in 30% of traces one or two gaps of 0.1-0.6 s. 80% of
+    the 16-bit sensors have a gyroscope beside them (+-2000 degrees/s in 16 bits, 0.003-0.01 rad/s
+    noise, a per-axis bias up to 0.01 rad/s): columns gx, gy, gz in rad/s, the body rate of the
+    modelled attitude in the device frame.
 
     ## Labelling rule
     Every intentional shake is annotated `shake` from its true start to its true end (the whole

@@ -46,6 +46,28 @@ public struct Attitude3: Sendable {
     )
   }
 
+  /// The rotation matrix R (device to world), row by row.
+  public var matrix: [[Double]] {
+    let (cy, sy) = (cos(yaw), sin(yaw))
+    let (cp, sp) = (cos(pitch), sin(pitch))
+    let (cr, sr) = (cos(roll), sin(roll))
+    return [
+      [cy * cr - sy * sp * sr, -sy * cp, cy * sr + sy * sp * cr],
+      [sy * cr + cy * sp * sr, cy * cp, sy * sr - cy * sp * cr],
+      [-cp * sr, sp, cp * cr],
+    ]
+  }
+
+  /// The angular velocity (rad/s, device frame) that turns this attitude into `next` in `dt`
+  /// seconds: R^T dR/dt is the skew matrix of the body rate.
+  public func angularVelocity(to next: Attitude3, dt: Double) -> (Double, Double, Double) {
+    let a = matrix
+    let b = next.matrix
+    // M = A^T B, about I + [w] dt.
+    func m(_ i: Int, _ j: Int) -> Double { a[0][i] * b[0][j] + a[1][i] * b[1][j] + a[2][i] * b[2][j] }
+    return ((m(2, 1) - m(1, 2)) / (2 * dt), (m(0, 2) - m(2, 0)) / (2 * dt), (m(1, 0) - m(0, 1)) / (2 * dt))
+  }
+
   func lerp(_ other: Attitude3, _ s: Double) -> Attitude3 {
     Attitude3(
       pitch: pitch + (other.pitch - pitch) * s, roll: roll + (other.roll - roll) * s,

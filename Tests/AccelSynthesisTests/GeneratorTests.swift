@@ -91,3 +91,37 @@ import Testing
     Issue.record("no strong shake found in 20 traces")
   }
 }
+
+/// The generated gyroscope measures the attitude's own motion: gravity in the device frame,
+/// turned by the measured rate over each interval (dg/dt = g x w), lands on the next sample's true
+/// gravity, far closer than not turning it at all.
+@Suite struct GeneratedGyroscopeTests {
+  @Test func theRateTurnsGravityAsTheAttitudeDoes() throws {
+    var checked = 0
+    for index in 0..<12 {
+      let g = Generator.trace(seed: 21, index: index, scenario: .mixed, duration: 20)
+      guard let rate = g.samples.gyroscope else {
+        #expect(g.sensor.gyroscope == nil)
+        continue
+      }
+      #expect(rate.count == g.samples.count)
+      var turned = 0.0, still = 0.0
+      for k in 0..<(g.samples.count - 1) {
+        let dt = g.samples.t[k + 1] - g.samples.t[k]
+        guard dt < 2 / g.sensor.rate else { continue }  // not across a gap
+        let a = g.gravity[k], b = g.gravity[k + 1]
+        let w = (rate.x[k], rate.y[k], rate.z[k])
+        let cross = (a.1 * w.2 - a.2 * w.1, a.2 * w.0 - a.0 * w.2, a.0 * w.1 - a.1 * w.0)
+        let predicted = (a.0 + dt * cross.0, a.1 + dt * cross.1, a.2 + dt * cross.2)
+        func distance(_ p: (Double, Double, Double), _ q: (Double, Double, Double)) -> Double {
+          ((p.0 - q.0) * (p.0 - q.0) + (p.1 - q.1) * (p.1 - q.1) + (p.2 - q.2) * (p.2 - q.2)).squareRoot()
+        }
+        turned += distance(predicted, b)
+        still += distance(a, b)
+      }
+      #expect(turned < 0.35 * still, "trace \(index): turned \(turned), still \(still)")
+      checked += 1
+    }
+    #expect(checked >= 5, "too few traces with a gyroscope")
+  }
+}
