@@ -123,6 +123,8 @@ public struct SwingRule: ShakeRule {
     var peaks = [0.0, 0.0]  // sums per direction (- then +)
     var durations = [0.0, 0.0]
     var counts = [0, 0]
+    /// The sum of every half-swing's peak, the first included.
+    var strength = 0.0
     var reported: Double?
     /// Half-swings during which the sensor was at its rail, per direction (- then +).
     var clipped = [0, 0]
@@ -306,9 +308,14 @@ public struct SwingRule: ShakeRule {
       axisVotes = [0, 0, 0]
     }
     let k = sign > 0 ? 1 : 0
-    run.peaks[k] += halfPeak
-    run.durations[k] += duration
-    run.counts[k] += 1
+    // The first half-swing of a run is the ramp into it (from rest, through the gravity
+    // estimate's transient): it counts, but the balance is judged on the ones after it.
+    if run.count > 0 {
+      run.peaks[k] += halfPeak
+      run.durations[k] += duration
+      run.counts[k] += 1
+    }
+    run.strength += halfPeak
     run.count += 1
     if halfAtRail >= 2 { run.clipped[k] += 1 }
     run.end = end
@@ -352,7 +359,7 @@ public struct SwingRule: ShakeRule {
   private mutating func closeRun() -> ShakeEvent? {
     defer { run = Run() }
     guard run.count > 0, let reported = run.reported else { return nil }
-    let strength = (run.peaks[0] + run.peaks[1]) / Double(run.count)
+    let strength = run.strength / Double(run.count)
     let k = axisVotes.indices.max { axisVotes[$0] < axisVotes[$1] } ?? 0
     return ShakeEvent(
       start: run.start, end: run.end, reported: reported, peakG: strength, count: run.count,
