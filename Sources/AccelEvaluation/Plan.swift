@@ -179,23 +179,38 @@ public struct Gate: Sendable, Equatable {
     return under + over
   }
 
-  /// The failures of `settings` (indices into the report) against `gates`, one line each.
-  public static func failures(_ gates: [Gate], report: EvaluationReport, settings indices: [Int]) -> [String] {
-    var failures: [String] = []
-    for i in indices {
-      let m = report.summary[i]
-      for gate in gates {
-        guard let v = EvaluationReport.value(gate.metric, m) else { continue }
-        switch gate.kind {
-        case .under where v < gate.limit:
-          failures.append("\(report.settings[i]): \(gate.metric) \(cFormat("%.4g", v)) is under \(formatNumber(gate.limit))")
-        case .over where v > gate.limit:
-          failures.append("\(report.settings[i]): \(gate.metric) \(cFormat("%.4g", v)) is over \(formatNumber(gate.limit))")
-        default: break
-        }
+  /// Every gate checked on every setting in `indices` (indices into the report), in that order.
+  public static func outcomes(_ gates: [Gate], report: EvaluationReport, settings indices: [Int]) -> [GateOutcome] {
+    indices.flatMap { i in
+      gates.compactMap { gate -> GateOutcome? in
+        guard let v = EvaluationReport.value(gate.metric, report.summary[i]) else { return nil }
+        let passed = gate.kind == .under ? !(v < gate.limit) : !(v > gate.limit)
+        return GateOutcome(setting: i, gate: gate, value: v, passed: passed)
       }
     }
-    return failures
+  }
+
+  /// The failures of `settings` (indices into the report) against `gates`, one line each.
+  public static func failures(_ gates: [Gate], report: EvaluationReport, settings indices: [Int]) -> [String] {
+    outcomes(gates, report: report, settings: indices).filter { !$0.passed }.map { $0.message(report) }
+  }
+
+  /// `f1 >= 0.9` (the condition that passes).
+  public var condition: String { "\(metric) \(kind == .under ? ">=" : "<=") \(formatNumber(limit))" }
+}
+
+/// A gate checked on one setting.
+public struct GateOutcome: Sendable {
+  /// The setting's index in the report.
+  public var setting: Int
+  public var gate: Gate
+  /// The measured value (full precision).
+  public var value: Double
+  public var passed: Bool
+
+  /// The one-line reason of a failure (the value to 4 significant digits).
+  public func message(_ report: EvaluationReport) -> String {
+    "\(report.settings[setting]): \(gate.metric) \(cFormat("%.4g", value)) is \(gate.kind == .under ? "under" : "over") \(formatNumber(gate.limit))"
   }
 }
 

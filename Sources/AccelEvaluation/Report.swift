@@ -170,9 +170,13 @@ public struct EvaluationReport {
 
   /// Writes `files` (and any `more`, such as index.html) into `directory`, creating it, all
   /// together: either every file is replaced or none is.
-  public func write(to directory: String, inputs: [ByteInput], more: [(name: String, text: String)] = []) throws {
+  public func write(
+    to directory: String, inputs: [ByteInput], more: [(name: String, text: String)] = [],
+    elsewhere: [(path: String, text: String)] = []
+  ) throws {
     try makeDirectories(directory)
-    try OutputFile.writeTogether((files + more).map { (directory + "/" + $0.name, $0.text) }, inputs: inputs)
+    try OutputFile.writeTogether(
+      (files + more).map { (directory + "/" + $0.name, $0.text) } + elsewhere, inputs: inputs)
   }
 
   /// Compares with an earlier summary.csv: a line per setting whose metrics changed, and the

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import AccelCore
 import AccelEvaluation
 import AccelGestures
@@ -10,10 +5,17 @@ import AccelIO
 import AccelPlot
 import ArgumentParser
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 struct Evaluate: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "evaluate",
-    abstract: "Benchmark shake rules against annotated recordings: precision, recall, F1, delays, false alarms; CI gates.",
+    abstract:
+      "Benchmark shake rules against annotated recordings: precision, recall, F1, delays, false alarms; CI gates.",
     discussion: """
       Without --rule, every rule that emits a label the annotations use is evaluated (the shake \
       rules for "shake", orientation-change for "orientation-change"). \
@@ -50,34 +52,52 @@ struct Evaluate: ParsableCommand {
   @Option(name: .customLong("rule"), help: "A rule to evaluate (repeatable; default: all).")
   var rules: [String] = []
 
-  @Option(name: .customLong("param"), help: ArgumentHelp("Set a parameter: RULE.NAME=VALUE (repeatable).", valueName: "rule.name=value"))
+  @Option(
+    name: .customLong("param"),
+    help: ArgumentHelp("Set a parameter: RULE.NAME=VALUE (repeatable).", valueName: "rule.name=value"))
   var params: [String] = []
 
-  @Option(help: ArgumentHelp("Read RULE.NAME=VALUE lines (as accelkit tune writes them); without --rule, evaluate the rules it sets.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "Read RULE.NAME=VALUE lines (as accelkit tune writes them); without --rule, evaluate the rules it sets.",
+      valueName: "file"))
   var paramsFile: String?
 
-  @Option(help: "The annotation label detections are matched with (default: the label each rule emits, \"shake\" for the shake rules).")
+  @Option(
+    help:
+      "The annotation label detections are matched with (default: the label each rule emits, \"shake\" for the shake rules)."
+  )
   var label: String?
 
-  @Option(help: ArgumentHelp("Widen both intervals by this much before testing overlap.", valueName: "seconds"))
+  @Option(
+    help: ArgumentHelp("Widen both intervals by this much before testing overlap.", valueName: "seconds"))
   var tolerance: Double = 0.25
 
   @Flag(help: "Count cancelled detections too.")
   var includeCancelled = false
 
-  @Option(name: .shortAndLong, help: ArgumentHelp("Write summary.csv, per-trace.csv, detections.csv (and sweep.csv) into this folder.", valueName: "dir"))
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp(
+      "Write summary.csv, per-trace.csv, detections.csv (and sweep.csv) into this folder.", valueName: "dir"))
   var output: String?
 
   @Option(help: "The stdout format: table, csv or json (default: table on a terminal, csv otherwise).")
   var format: Format?
 
-  @Option(help: ArgumentHelp("Fail (exit 1) when a metric is below: e.g. f1=0.9,recall=0.85.", valueName: "gates"))
+  @Option(
+    help: ArgumentHelp("Fail (exit 1) when a metric is below: e.g. f1=0.9,recall=0.85.", valueName: "gates"))
   var failUnder: String?
 
-  @Option(help: ArgumentHelp("Fail (exit 1) when a metric is above: e.g. false_alarms_per_hour=2.", valueName: "gates"))
+  @Option(
+    help: ArgumentHelp(
+      "Fail (exit 1) when a metric is above: e.g. false_alarms_per_hour=2.", valueName: "gates"))
   var failOver: String?
 
-  @Option(name: .customLong("sweep"), help: ArgumentHelp("Evaluate a grid: RULE.NAME=FROM:TO:STEP (repeatable).", valueName: "rule.name=from:to:step"))
+  @Option(
+    name: .customLong("sweep"),
+    help: ArgumentHelp(
+      "Evaluate a grid: RULE.NAME=FROM:TO:STEP (repeatable).", valueName: "rule.name=from:to:step"))
   var sweeps: [String] = []
 
   @Option(help: ArgumentHelp("A previous summary.csv to compare with.", valueName: "summary.csv"))
@@ -92,15 +112,31 @@ struct Evaluate: ParsableCommand {
   @Option(help: "Traces evaluated at once (default: all cores).")
   var jobs: Int?
 
+  @Option(
+    help: ArgumentHelp(
+      "Write JUnit XML: a test case per gate of each setting (failures carry the measured value), or per setting without gates.",
+      valueName: "file"))
+  var junit: String?
+
+  @Option(
+    name: .customLong("json"),
+    help: ArgumentHelp(
+      "Write everything as JSON: metrics, parameters, gates with their values and verdicts, regressions, version, command.",
+      valueName: "file"))
+  var jsonFile: String?
+
   func validate() throws {
-    if !(tolerance >= 0 && tolerance.isFinite) { throw ValidationError("--tolerance must be at least 0 s, got \(tolerance)") }
+    if !(tolerance >= 0 && tolerance.isFinite) {
+      throw ValidationError("--tolerance must be at least 0 s, got \(tolerance)")
+    }
     do {
       _ = try Gate.parse(failUnder: failUnder, failOver: failOver)
     } catch let error as AccelError {
       throw ValidationError(error.message)
     }
     for r in rules where ShakeRules.named(r) == nil {
-      throw ValidationError("unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+      throw ValidationError(
+        "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
     }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     if failOnRegression && baseline == nil { throw ValidationError("--fail-on-regression needs --baseline") }
@@ -112,31 +148,64 @@ struct Evaluate: ParsableCommand {
     // The baseline is read before anything is written: one inside the output directory is then
     // refused as an output instead of being replaced before the comparison.
     let baseline = try self.baseline.map { try EvaluationBaseline(path: $0) }
+    try RunFiles.reserveOutputs([junit, jsonFile].compactMap { $0 })
     let annotations = try jobs.map { try $0.annotations() }
     let annotated = Set(annotations.flatMap { $0.map(\.label) })
     let fromFile = try paramsFile.map { try ParameterFile.read(path: $0) } ?? []
-    let fileRules = Array(Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) })).sorted()
+    let fileRules = Array(Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) }))
+      .sorted()
     let plan = try EvaluationPlan(
-      rules: rules.isEmpty ? fileRules : rules, label: label, annotated: annotated, parameters: fromFile + params,
+      rules: rules.isEmpty ? fileRules : rules, label: label, annotated: annotated,
+      parameters: fromFile + params,
       sweeps: sweeps)
-    for (rule, count) in plan.skipped { Diagnostics.note("skipped \(count) \(rule) settings the rule refuses") }
+    for (rule, count) in plan.skipped {
+      Diagnostics.note("skipped \(count) \(rule) settings the rule refuses")
+    }
     try plan.requireAnnotations(of: annotated, label: label, file: labels ?? dataset)
     let settings = plan.settings
-    let label = self.label, tolerance = self.tolerance, includeCancelled = self.includeCancelled
+    let label = self.label
+    let tolerance = self.tolerance
+    let includeCancelled = self.includeCancelled
     let results = parallelMap(Array(jobs.indices), jobs: self.jobs) { i in
       Result {
         try Evaluator.evaluate(
-          trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i], settings: settings,
+          trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i],
+          settings: settings,
           label: label, tolerance: tolerance, includeCancelled: includeCancelled, location: jobs[i].location)
       }
     }
     let evaluations = try results.map { try $0.get() }
     let report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
+    var failures: [String] = []
+    var changes: [String] = []
+    var regressions: [String] = []
+    if let baseline {
+      (changes, regressions) = report.compare(with: baseline)
+      if failOnRegression { failures += regressions }
+    }
+    let gated = plan.sweeping ? report.bestPerRule().map(\.1) : Array(settings.indices)
+    let gates = try Gate.parse(failUnder: failUnder, failOver: failOver)
+    let outcomes = Gate.outcomes(gates, report: report, settings: gated)
+    failures += outcomes.filter { !$0.passed }.map { $0.message(report) }
+    let run = RunDescription(
+      version: AccelKit.version, command: ["accelkit"] + CommandLine.arguments.dropFirst(), dataset: dataset,
+      tolerance: tolerance, label: label)
+    let counted = failOnRegression ? regressions : []
+    var machine: [(path: String, text: String)] = []
+    if let junit {
+      machine.append((junit, report.junitXML(run: run, outcomes: outcomes, regressions: counted)))
+    }
+    if let jsonFile {
+      machine.append((jsonFile, report.resultsJSON(run: run, outcomes: outcomes, regressions: counted)))
+    }
     if let output {
-      // Every report file, index.html included, is replaced together or not at all.
+      // Every report file, index.html included, is replaced together or not at all, with the
+      // JUnit and JSON results.
       let index = try report.indexHTML(
         dataset: dataset, jobs: jobs, annotations: annotations, label: label, tolerance: tolerance)
-      try report.write(to: output, inputs: [], more: [("index.html", index)])
+      try report.write(to: output, inputs: [], more: [("index.html", index)], elsewhere: machine)
+    } else if !machine.isEmpty {
+      try OutputFile.writeTogether(machine)
     }
     switch format ?? (Diagnostics.stdoutIsTerminal ? .table : .csv) {
     case .table: try writeStdout(report.table())
@@ -145,18 +214,12 @@ struct Evaluate: ParsableCommand {
     }
     if plan.sweeping {
       for (rule, best) in report.bestPerRule() {
-        Diagnostics.note("best F1 for \(rule): \(formatNumber(report.summary[best].f1)) with \(settings[best].parameterText.isEmpty ? "the defaults" : settings[best].parameterText)")
+        Diagnostics.note(
+          "best F1 for \(rule): \(formatNumber(report.summary[best].f1)) with \(settings[best].parameterText.isEmpty ? "the defaults" : settings[best].parameterText)"
+        )
       }
     }
-    var failures: [String] = []
-    if let baseline {
-      let (changes, regressions) = report.compare(with: baseline)
-      for line in changes { Diagnostics.note(line) }
-      if failOnRegression { failures += regressions }
-    }
-    let gated = plan.sweeping ? report.bestPerRule().map(\.1) : Array(settings.indices)
-    let gates = try Gate.parse(failUnder: failUnder, failOver: failOver)
-    failures += Gate.failures(gates, report: report, settings: gated)
+    for line in changes { Diagnostics.note(line) }
     if !failures.isEmpty {
       Diagnostics.printError("Gate failed: " + failures.joined(separator: "; "))
       throw ExitCode(1)

@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// evaluate's machine-readable results: JUnit XML as CI test reporters read it (testsuites >
+/// testsuite > testcase, a failure element with a message for each failed gate) and one JSON
+/// document with everything; both the same bytes on every run, written with the report.
+@Suite struct CIOutputsCLITests {
+  /// The JUnit structure: element names in document order with their attributes.
+  final class Collector: NSObject, XMLParserDelegate {
+    var elements: [(String, [String: String])] = []
+    func parser(
+      _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+      attributes: [String: String] = [:]
+    ) {
+      elements.append((name, attributes))
+    }
+  }
+
+  @Test func junitAndJSONCarryEveryGateAndItsValue() throws {
+    let dir = Paths.temporaryDirectory()
+    let dataset = Paths.packageRoot + "/datasets/test"
+    let arguments = [
+      "evaluate", dataset, "--fail-under", "f1=0.5", "--fail-over", "false_alarms_per_hour=100",
+      "--junit", dir + "/junit.xml", "--json", dir + "/results.json", "-o", dir + "/report", "--format", "csv",
+    ]
+    let r = try accelkit(arguments)
+    #expect(r.status == 1, "\(r.stderr)")
+    let xml = try #require(FileManager.default.contents(atPath: dir + "/junit.xml"))
+    let parser = XMLParser(data: xml)
+    let collector = Collector()
+    parser.delegate = collector
+    #expect(parser.parse(), "not well-formed XML")
+    let names = collector.elements.map(\.0)
+    #expect(names.first == "testsuites" && names.dropFirst().first == "testsuite")
+    let cases = collector.elements.filter { $0.0 == "testcase" }
+    let failures = collector.elements.filter { $0.0 == "failure" }
+    #expect(cases.count == 8 && cases.allSatisfy { $0.1["classname"] != nil && $0.1["name"] != nil })
+    #expect(collector.elements[0].1["tests"] == "8" && collector.elements[0].1["failures"] == "\(failures.count)")
+    #expect(failures.count == 4 && failures.allSatisfy { ($0.1["message"] ?? "").contains(" is ") })
+
+    let json = try #require(FileManager.default.contents(atPath: dir + "/results.json"))
+    let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+    #expect(object["passed"] as? Bool == false && object["version"] as? String != nil)
+    let gates = try #require(object["gates"] as? [[String: Any]])
+    #expect(gates.count == 8 && gates.filter { $0["passed"] as? Bool == false }.count == 4)
+    // Full precision: the JSON's F1 is the summary's, digit for digit.
+    let settings = try #require(object["settings"] as? [[String: Any]])
+    let summary = String(decoding: readFile(dir + "/report/summary.csv") ?? [], as: UTF8.self)
+    for setting in settings {
+      let rule = setting["rule"] as? String ?? ""
+      let f1 = (setting["metrics"] as? [String: Any])?["f1"] as? Double
+      let row = summary.split(separator: "\n").first { $0.hasPrefix(rule + ",") }?.split(separator: ",", omittingEmptySubsequences: false)
+      #expect(row.flatMap { Double($0[7]) }.map { abs($0 - (f1 ?? -1)) < 1e-11 } == true, "\(rule)")
+    }
+    // The same bytes again (the files name the command line, so the same paths).
+    let first = (readFile(dir + "/junit.xml"), readFile(dir + "/results.json"))
+    #expect(try accelkit(arguments).status == 1)
+    #expect(readFile(dir + "/junit.xml") == first.0, "junit.xml differs between runs")
+    #expect(readFile(dir + "/results.json") == first.1, "results.json differs between runs")
+  }
+
+  /// Without gates, one passing test case per setting; a JUnit path that is an input is refused.
+  @Test func withoutGatesEachSettingIsATestCase() throws {
+    let dir = Paths.temporaryDirectory()
+    let r = try accelkit(["evaluate", Paths.packageRoot + "/datasets/test", "--rule", "swing", "--junit", dir + "/j.xml"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let text = String(decoding: readFile(dir + "/j.xml") ?? [], as: UTF8.self)
+    #expect(text.contains("tests=\"1\" failures=\"0\"") && text.contains("classname=\"accelkit.evaluate.swing\""))
+    let clash = try accelkit([
+      "evaluate", Paths.packageRoot + "/datasets/test", "--junit", dir + "/x.json", "--json", dir + "/x.json",
+    ])
+    #expect(clash.status == 64, "\(clash.stderr)")
+  }
+}
