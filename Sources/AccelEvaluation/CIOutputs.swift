@@ -100,3 +100,60 @@ extension EvaluationReport {
     return text
   }
 }
+
+extension EvaluationReport {
+  /// GitHub Actions workflow commands: an `::error` annotation per failed gate and counted
+  /// regression (data escaped as the runner expects: %, CR and LF).
+  public func githubAnnotations(outcomes: [GateOutcome], regressions: [String]) -> [String] {
+    func escape(_ s: String) -> String {
+      s.replacingAll("%", with: "%25").replacingAll("\r", with: "%0D").replacingAll("\n", with: "%0A")
+    }
+    return outcomes.filter { !$0.passed }.map {
+      "::error title=accelkit gate failed::\(escape($0.message(self)))"
+    }
+      + regressions.map { "::error title=accelkit regression::\(escape($0))" }
+  }
+
+  /// A Markdown summary for `$GITHUB_STEP_SUMMARY`: the settings ranked, metrics to 4
+  /// significant digits, and each gate's verdict.
+  public func stepSummaryMarkdown(run: RunDescription, outcomes: [GateOutcome], regressions: [String])
+    -> String
+  {
+    func f(_ v: Double?) -> String { v.map { cFormat("%.4g", $0) } ?? "" }
+    let passed = outcomes.allSatisfy(\.passed) && regressions.isEmpty
+    var text = "### accelkit evaluate: \(passed ? "passed" : "failed")\n\n"
+    let minutes = (summary.first?.duration ?? 0) / 60
+    let span = minutes < 120 ? "\(cFormat("%.1f", minutes)) min" : "\(cFormat("%.2f", minutes / 60)) h"
+    text += "`\(run.dataset)`: \(traces.count) traces, \(span), accelkit \(run.version)\n\n"
+    text +=
+      "| rank | rule | params | precision | recall | F1 | false alarms/h |\n| ---: | --- | --- | ---: | ---: | ---: | ---: |\n"
+    for (rank, i) in ranking().enumerated() {
+      let m = summary[i]
+      let params = settings[i].parameterText.isEmpty ? "defaults" : settings[i].parameterText
+      text +=
+        "| \(rank + 1) | \(settings[i].rule) | \(params) | \(f(m.precision)) | \(f(m.recall)) | \(f(m.f1)) | \(f(m.falseAlarmsPerHour)) |\n"
+    }
+    if !outcomes.isEmpty || !regressions.isEmpty {
+      text += "\n| gate | setting | value | |\n| --- | --- | ---: | --- |\n"
+      for o in outcomes {
+        text +=
+          "| \(o.gate.condition) | \(settings[o.setting]) | \(f(o.value)) | \(o.passed ? "pass" : "**fail**") |\n"
+      }
+      for r in regressions { text += "| no regression | \(r) | | **fail** |\n" }
+    }
+    return text + "\n"
+  }
+}
+
+extension String {
+  /// Every occurrence of `target` replaced (no Foundation here).
+  func replacingAll(_ target: String, with replacement: String) -> String {
+    var out = ""
+    var rest = self[...]
+    while let range = rest.firstRange(of: target) {
+      out += rest[..<range.lowerBound] + replacement
+      rest = rest[range.upperBound...]
+    }
+    return out + rest
+  }
+}

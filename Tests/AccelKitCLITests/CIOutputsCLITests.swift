@@ -64,6 +64,28 @@ import Testing
     #expect(readFile(dir + "/results.json") == first.1, "results.json differs between runs")
   }
 
+  /// Under GitHub Actions: an error annotation per failed gate on stdout and a Markdown step
+  /// summary appended to $GITHUB_STEP_SUMMARY; outside it (or with --github off), neither.
+  @Test func githubActionsGetAnnotationsAndASummary() throws {
+    let dir = Paths.temporaryDirectory()
+    let dataset = Paths.packageRoot + "/datasets/test"
+    writeFile(dir + "/summary.md", "earlier step\n")
+    let r = try accelkit(
+      [], shell: "GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=\(dir)/summary.md ACCELKIT evaluate \(dataset) --fail-under f1=0.5")
+    #expect(r.status == 1)
+    let annotations = r.stdout.split(separator: "\n").filter { $0.hasPrefix("::error title=accelkit gate failed::") }
+    #expect(annotations.count == 2 && annotations.allSatisfy { $0.contains(" is under 0.5") }, "\(r.stdout)")
+    let summary = String(decoding: readFile(dir + "/summary.md") ?? [], as: UTF8.self)
+    #expect(summary.hasPrefix("earlier step\n### accelkit evaluate: failed"), "\(summary)")
+    #expect(summary.contains("| 1 | swing |") && summary.components(separatedBy: "**fail**").count == 3)
+    for environment in ["", "GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=\(dir)/other.md"] {
+      let flag = environment.isEmpty ? "" : " --github off"
+      let quiet = try accelkit([], shell: "\(environment) ACCELKIT evaluate \(dataset) --fail-under f1=0.5\(flag)")
+      #expect(quiet.status == 1 && !quiet.stdout.contains("::error"))
+    }
+    #expect(!fileExists(dir + "/other.md"))
+  }
+
   /// Without gates, one passing test case per setting; a JUnit path that is an input is refused.
   @Test func withoutGatesEachSettingIsATestCase() throws {
     let dir = Paths.temporaryDirectory()

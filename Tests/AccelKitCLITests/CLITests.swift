@@ -29,6 +29,11 @@ func accelkit(_ arguments: [String], stdin: Data? = nil, shell: String? = nil) t
     process.executableURL = URL(fileURLWithPath: accelkitPath)
     process.arguments = arguments
   }
+  // The tests expect plain output even when they run under GitHub Actions.
+  var environment = ProcessInfo.processInfo.environment
+  environment["GITHUB_ACTIONS"] = nil
+  environment["GITHUB_STEP_SUMMARY"] = nil
+  process.environment = environment
   let out = Pipe()
   let err = Pipe()
   let input = Pipe()

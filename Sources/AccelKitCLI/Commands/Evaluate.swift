@@ -118,6 +118,14 @@ struct Evaluate: ParsableCommand {
       valueName: "file"))
   var junit: String?
 
+  enum GitHubMode: String, ExpressibleByArgument, CaseIterable { case auto, on, off }
+
+  @Option(
+    help:
+      "GitHub Actions output: error annotations for failed gates and a step summary (auto: when GITHUB_ACTIONS is true)."
+  )
+  var github: GitHubMode = .auto
+
   @Option(
     name: .customLong("json"),
     help: ArgumentHelp(
@@ -220,6 +228,13 @@ struct Evaluate: ParsableCommand {
       }
     }
     for line in changes { Diagnostics.note(line) }
+    if github == .on || (github == .auto && Diagnostics.environment("GITHUB_ACTIONS") == "true") {
+      try Diagnostics.writeGitHubCommands(report.githubAnnotations(outcomes: outcomes, regressions: counted))
+      if let path = Diagnostics.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
+        try Diagnostics.append(
+          report.stepSummaryMarkdown(run: run, outcomes: outcomes, regressions: counted), to: path)
+      }
+    }
     if !failures.isEmpty {
       Diagnostics.printError("Gate failed: " + failures.joined(separator: "; "))
       throw ExitCode(1)

@@ -48,6 +48,38 @@ enum Diagnostics {
   }
 
   static var stdoutIsTerminal: Bool { isatty(1) != 0 }
+
+  /// An environment variable, or nil.
+  static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+  /// GitHub Actions workflow commands go to stdout, which the runner reads; when stdout was
+  /// redirected into a regular file (a CSV the user keeps), to stderr instead.
+  static func writeGitHubCommands(_ lines: [String]) throws {
+    guard !lines.isEmpty else { return }
+    var st = stat()
+    let toFile = fstat(1, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    let text = lines.joined(separator: "\n") + "\n"
+    if toFile { printError(text.dropLast().description) } else { try writeStdout(text) }
+  }
+
+  /// Appends `text` to the file at `path` (the runner's step summary: appending is its protocol).
+  static func append(_ text: String, to path: String) throws {
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw creationError(path: path, errno: errno) }
+    defer { close(fd) }
+    var text = text
+    try text.withUTF8 { bytes in
+      var done = 0
+      while done < bytes.count {
+        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+        if n < 0 {
+          if errno == EINTR { continue }
+          throw AccelError.io(path: path, reason: String(cString: strerror(errno)))
+        }
+        done += n
+      }
+    }
+  }
 }
 
 /// Writes text to stdout, failing quietly on a closed pipe.
