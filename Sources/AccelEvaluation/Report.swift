@@ -19,7 +19,8 @@ public struct EvaluationReport {
   }
 
   static let metricColumns = [
-    "tp", "fp", "fn", "precision", "recall", "f1", "mean_onset_error_s", "median_onset_error_s", "median_delay_s",
+    "tp", "fp", "fn", "precision", "recall", "f1", "mean_onset_error_s", "median_onset_error_s",
+    "median_delay_s",
     "false_alarms_per_hour", "duration_s",
   ]
 
@@ -54,8 +55,14 @@ public struct EvaluationReport {
     guard v != 0, v.isFinite else { return v }
     var scale = 1.0
     var m = abs(v)
-    while m >= 10 { m /= 10; scale /= 10 }
-    while m < 1 { m *= 10; scale *= 10 }
+    while m >= 10 {
+      m /= 10
+      scale /= 10
+    }
+    while m < 1 {
+      m *= 10
+      scale *= 10
+    }
     scale *= 1e11
     return (v * scale).rounded() / scale
   }
@@ -63,7 +70,9 @@ public struct EvaluationReport {
   public func summaryCSV() -> String {
     var text = (["rule", "params"] + Self.metricColumns + ["traces"]).joined(separator: ",") + "\n"
     for (i, s) in settings.enumerated() {
-      text += ([s.rule, csvQuote(s.parameterText)] + Self.fields(summary[i]) + [String(traces.count)]).joined(separator: ",") + "\n"
+      text +=
+        ([s.rule, csvQuote(s.parameterText)] + Self.fields(summary[i]) + [String(traces.count)]).joined(
+          separator: ",") + "\n"
     }
     return text
   }
@@ -72,7 +81,9 @@ public struct EvaluationReport {
     var text = (["trace", "rule", "params"] + Self.metricColumns).joined(separator: ",") + "\n"
     for t in traces {
       for (i, s) in settings.enumerated() {
-        text += ([csvQuote(t.name), s.rule, csvQuote(s.parameterText)] + Self.fields(t.metrics[i])).joined(separator: ",") + "\n"
+        text +=
+          ([csvQuote(t.name), s.rule, csvQuote(s.parameterText)] + Self.fields(t.metrics[i])).joined(
+            separator: ",") + "\n"
       }
     }
     return text
@@ -83,11 +94,12 @@ public struct EvaluationReport {
     for t in traces {
       for (i, s) in settings.enumerated() {
         for (d, match) in t.detections[i] {
-          text += [
-            csvQuote(t.name), s.rule, csvQuote(s.parameterText), formatNumber(d.start), formatNumber(d.end),
-            d.reported.map(formatNumber) ?? "", d.cancelled ? "cancelled" : "ended",
-            match.map { formatNumber($0.start) } ?? "", match.map { formatNumber($0.end) } ?? "",
-          ].joined(separator: ",") + "\n"
+          text +=
+            [
+              csvQuote(t.name), s.rule, csvQuote(s.parameterText), formatNumber(d.start), formatNumber(d.end),
+              d.reported.map(formatNumber) ?? "", d.cancelled ? "cancelled" : "ended",
+              match.map { formatNumber($0.start) } ?? "", match.map { formatNumber($0.end) } ?? "",
+            ].joined(separator: ",") + "\n"
         }
       }
     }
@@ -99,8 +111,12 @@ public struct EvaluationReport {
     var text = "rule,params,precision,recall,f1,false_alarms_per_hour\n"
     for (i, s) in settings.enumerated() {
       let m = summary[i]
-      text += [s.rule, csvQuote(s.parameterText), formatNumber(Self.rounded(m.precision)), formatNumber(Self.rounded(m.recall)),
-        formatNumber(Self.rounded(m.f1)), formatNumber(Self.rounded(m.falseAlarmsPerHour))].joined(separator: ",") + "\n"
+      text +=
+        [
+          s.rule, csvQuote(s.parameterText), formatNumber(Self.rounded(m.precision)),
+          formatNumber(Self.rounded(m.recall)),
+          formatNumber(Self.rounded(m.f1)), formatNumber(Self.rounded(m.falseAlarmsPerHour)),
+        ].joined(separator: ",") + "\n"
     }
     return text
   }
@@ -122,7 +138,8 @@ public struct EvaluationReport {
   /// given.
   public func ranking() -> [Int] {
     settings.indices.sorted {
-      let a = summary[$0], b = summary[$1]
+      let a = summary[$0]
+      let b = summary[$1]
       if a.f1 != b.f1 { return a.f1 > b.f1 }
       if a.falseAlarmsPerHour != b.falseAlarmsPerHour { return a.falseAlarmsPerHour < b.falseAlarmsPerHour }
       return $0 < $1
@@ -130,17 +147,26 @@ public struct EvaluationReport {
   }
 
   public func table() -> String {
-    var rows = [["rule", "params", "tp", "fp", "fn", "precision", "recall", "f1", "onset_med_s", "delay_med_s", "FA/h"]]
+    var rows = [
+      ["rule", "params", "tp", "fp", "fn", "precision", "recall", "f1", "onset_med_s", "delay_med_s", "FA/h"]
+    ]
     for (i, s) in settings.enumerated() {
       let m = summary[i]
-      func f(_ v: Double?) -> String { v.map { formatNumber((Self.rounded($0) * 1000).rounded() / 1000) } ?? "-" }
-      rows.append([s.rule, s.parameterText.isEmpty ? "defaults" : s.parameterText, "\(m.tp)", "\(m.fp)", "\(m.fn)",
-        f(m.precision), f(m.recall), f(m.f1), f(m.medianOnsetError), f(m.medianDelay), f(m.falseAlarmsPerHour)])
+      func f(_ v: Double?) -> String {
+        v.map { formatNumber((Self.rounded($0) * 1000).rounded() / 1000) } ?? "-"
+      }
+      rows.append([
+        s.rule, s.parameterText.isEmpty ? "defaults" : s.parameterText, "\(m.tp)", "\(m.fp)", "\(m.fn)",
+        f(m.precision), f(m.recall), f(m.f1), f(m.medianOnsetError), f(m.medianDelay),
+        f(m.falseAlarmsPerHour),
+      ])
     }
     let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max()! }
     let hours = (summary.first?.duration ?? 0) / 3600
-    var text = rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }
-      .joined(separator: "\n") + "\n\(traces.count) traces, \(formatNumber((hours * 1000).rounded() / 1000)) h\n"
+    var text =
+      rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }
+      .joined(separator: "\n")
+      + "\n\(traces.count) traces, \(formatNumber((hours * 1000).rounded() / 1000)) h\n"
     if settings.count > 1 && !sweeping {
       let order = ranking().map { i in "\(settings[i]) (\(cFormat("%.3f", summary[i].f1)))" }
       text += "ranked by F1, then fewer false alarms: " + order.joined(separator: ", ") + "\n"
@@ -153,7 +179,10 @@ public struct EvaluationReport {
       let m = summary[i]
       var members = ["\"rule\": \"\(s.rule)\"", "\"params\": \"\(s.parameterText)\""]
       for name in Self.metricColumns {
-        let v = Self.value(name, m).map { ["tp", "fp", "fn"].contains(name) ? String(Int($0)) : formatNumber(Self.rounded($0)) } ?? "null"
+        let v =
+          Self.value(name, m).map {
+            ["tp", "fp", "fn"].contains(name) ? String(Int($0)) : formatNumber(Self.rounded($0))
+          } ?? "null"
         members.append("\"\(name)\": \(v)")
       }
       return "  {" + members.joined(separator: ", ") + "}"
@@ -163,7 +192,9 @@ public struct EvaluationReport {
 
   /// summary.csv, per-trace.csv, detections.csv (and sweep.csv): names and contents.
   public var files: [(name: String, text: String)] {
-    var files = [("summary.csv", summaryCSV()), ("per-trace.csv", perTraceCSV()), ("detections.csv", detectionsCSV())]
+    var files = [
+      ("summary.csv", summaryCSV()), ("per-trace.csv", perTraceCSV()), ("detections.csv", detectionsCSV()),
+    ]
     if sweeping { files.append(("sweep.csv", sweepCSV())) }
     return files
   }
@@ -190,16 +221,38 @@ public struct EvaluationReport {
     for (i, s) in settings.enumerated() {
       let key = s.rule + " " + s.parameterText
       let m = summary[i]
-      guard let (f1, fa) = old[key] else {
+      let f1: Double
+      let fa: Double
+      if let exact = old[key] {
+        (f1, fa) = exact
+      } else if let other = baseline.rows.filter({ $0.rule == s.rule }).max(by: {
+        $0.f1 < $1.f1 || ($0.f1 == $1.f1 && $0.params > $1.params)
+      }) {
+        // The rule's parameters changed since the baseline: compare with what the baseline ran
+        // (its best setting of the rule, when it swept), and say so: a change of parameters must
+        // not hide a regression.
+        (f1, fa) = (other.f1, other.falseAlarms)
+        changes.append(
+          "\(s.rule): parameters changed from \(other.params.isEmpty ? "the defaults" : other.params) to \(s.parameterText.isEmpty ? "the defaults" : s.parameterText); compared with those"
+        )
+      } else {
         changes.append("\(s): new (f1 \(formatNumber(Self.rounded(m.f1))))")
         continue
       }
-      let newF1 = Self.rounded(m.f1), newFA = Self.rounded(m.falseAlarmsPerHour)
+      let newF1 = Self.rounded(m.f1)
+      let newFA = Self.rounded(m.falseAlarmsPerHour)
       if newF1 != f1 || newFA != fa {
-        changes.append("\(s): f1 \(formatNumber(f1)) -> \(formatNumber(newF1)), false alarms/h \(formatNumber(fa)) -> \(formatNumber(newFA))")
+        changes.append(
+          "\(s): f1 \(formatNumber(f1)) -> \(formatNumber(newF1)), false alarms/h \(formatNumber(fa)) -> \(formatNumber(newFA))"
+        )
       }
-      if newF1 < f1 - 1e-12 { regressions.append("\(s): f1 fell from \(formatNumber(f1)) to \(formatNumber(newF1))") }
-      if newFA > fa + 1e-12 { regressions.append("\(s): false alarms per hour rose from \(formatNumber(fa)) to \(formatNumber(newFA))") }
+      if newF1 < f1 - 1e-12 {
+        regressions.append("\(s): f1 fell from \(formatNumber(f1)) to \(formatNumber(newF1))")
+      }
+      if newFA > fa + 1e-12 {
+        regressions.append(
+          "\(s): false alarms per hour rose from \(formatNumber(fa)) to \(formatNumber(newFA))")
+      }
     }
     if changes.isEmpty { changes.append("no change from \(path)") }
     return (changes, regressions)
@@ -210,21 +263,31 @@ public struct EvaluationReport {
 public struct EvaluationBaseline: Sendable {
   public let path: String
   let metrics: [String: (Double, Double)]
+  /// Every row: rule, params, f1, false alarms per hour.
+  let rows: [(rule: String, params: String, f1: Double, falseAlarms: Double)]
 
   public init(path: String) throws {
     self.path = path
     let bytes = try ByteInput.readAll(path: path)
-    let lines = bytes.split(separator: UInt8(ascii: "\n")).map { CSVDialect.split($0, delimiter: UInt8(ascii: ",")) }
-    guard let header = lines.first, let ri = header.firstIndex(of: "rule"), let pi = header.firstIndex(of: "params"),
+    let lines = bytes.split(separator: UInt8(ascii: "\n")).map {
+      CSVDialect.split($0, delimiter: UInt8(ascii: ","))
+    }
+    guard let header = lines.first, let ri = header.firstIndex(of: "rule"),
+      let pi = header.firstIndex(of: "params"),
       let fi = header.firstIndex(of: "f1"), let ai = header.firstIndex(of: "false_alarms_per_hour")
     else {
-      throw AccelError.data(DataLocation(file: path, line: 1), "not an accelkit summary.csv (needs rule, params, f1, false_alarms_per_hour)")
+      throw AccelError.data(
+        DataLocation(file: path, line: 1),
+        "not an accelkit summary.csv (needs rule, params, f1, false_alarms_per_hour)")
     }
     var metrics: [String: (Double, Double)] = [:]
+    var rows: [(rule: String, params: String, f1: Double, falseAlarms: Double)] = []
     for row in lines.dropFirst() where row.count > max(ri, pi, fi, ai) {
       metrics[row[ri] + " " + row[pi]] = (Double(row[fi]) ?? .nan, Double(row[ai]) ?? .nan)
+      rows.append((row[ri], row[pi], Double(row[fi]) ?? .nan, Double(row[ai]) ?? .nan))
     }
     self.metrics = metrics
+    self.rows = rows
   }
 }
 
@@ -234,5 +297,7 @@ func csvQuote(_ text: String) -> String {
 }
 
 extension String {
-  func padding(toLength n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+  func padding(toLength n: Int) -> String {
+    count >= n ? self : self + String(repeating: " ", count: n - count)
+  }
 }

@@ -74,8 +74,10 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     #expect(result.stderr.contains("best F1 for three-peak: 1 with peak_g=1"))
     let same = try accelkit(["evaluate", dataset, "--rule", "three-peak", "--sweep", "three-peak.peak_g=1:3:1", "--baseline", out + "/summary.csv", "--fail-on-regression"])
     #expect(same.status == 0 && same.stderr.contains("no change"))
-    let worse = try accelkit(["evaluate", dataset, "--rule", "three-peak", "--param", "three-peak.peak_g=3", "--baseline", out + "/summary.csv", "--fail-on-regression"])
-    #expect(worse.status == 0)  // a setting the baseline did not have: new, not a regression
+    let worse = try accelkit(["evaluate", dataset, "--rule", "three-peak", "--param", "three-peak.peak_g=2.5", "--baseline", out + "/summary.csv", "--fail-on-regression"])
+    // Parameters the baseline did not run: compared with the rule's best setting in it, and said.
+    #expect(worse.status == 1 && worse.stderr.contains("three-peak: parameters changed from peak_g=1 to peak_g=2.5"), "\(worse.stderr)")
+    #expect(worse.stderr.contains("f1 fell from 1 to 0"))
     let regressed = makeDataset(events: "start,end,label\n1,2.6,shake\n3.2,3.5,shake\n")
     let r = try accelkit(["evaluate", regressed, "--rule", "three-peak", "--sweep", "three-peak.peak_g=1:3:1", "--baseline", out + "/summary.csv", "--fail-on-regression"])
     #expect(r.status == 1 && r.stderr.contains("f1 fell from 1 to"))
