@@ -126,8 +126,10 @@ public func parameterListing(
   for section in sections {
     text += "\(section.name): \(section.summary)\n"
     let width = section.rows.map(\.name.count).max() ?? 0
-    for p in section.rows {
-      text += "  \(p.name.padded(to: width))  \(formatNumber(p.defaultValue)) \(p.unit)  \(p.meaning)\n"
+    let values = section.rows.map { "\(formatNumber($0.defaultValue)) \($0.unit)" }
+    let valueWidth = values.map(\.count).max() ?? 0
+    for (p, value) in zip(section.rows, values) {
+      text += "  \(p.name.padded(to: width))  \(value.padded(to: valueWidth))  \(p.meaning)\n"
     }
   }
   return text

@@ -34,7 +34,7 @@ import Testing
     let path = temporaryCSV(sampleCSV)
     let list = try accelkit(["detect-shakes", "--list-params"])
     #expect(list.stdout.contains("three-peak: alternating swings"))
-    #expect(list.stdout.contains("  min_moves            3 movements  registered movements a shake needs"))
+    #expect(list.stdout.contains("  min_moves            3 movements     registered movements a shake needs"))
     #expect(list.stdout.contains("orientation-change: "))
     let fraction = try accelkit(["detect-shakes", "--rule", "three-peak", "--param", "min_moves=2.5", path])
     #expect(fraction.status == 64)
