@@ -59,13 +59,18 @@ public enum EventsFile {
     let bytes = try ByteInput.readAll(path: path)
     let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     guard let headerLine = lines.first(where: { !$0.allSatisfy(CSVDialect.isBlank) }) else {
-      throw AccelError.data(DataLocation(file: path), "the events file is empty", hint: "it needs a header start,end,label")
+      throw AccelError.data(
+        DataLocation(file: path), "the events file is empty", hint: "it needs a header start,end,label")
     }
+    if let audacity = try audacityLabels(lines: lines, path: path) { return audacity }
     let delimiter = CSVDialect.detectDelimiter(in: headerLine)
     let header = CSVDialect.split(headerLine, delimiter: delimiter).map { $0.lowercased() }
-    guard let si = header.firstIndex(of: "start"), let ei = header.firstIndex(of: "end"), let li = header.firstIndex(of: "label") else {
+    guard let si = header.firstIndex(of: "start"), let ei = header.firstIndex(of: "end"),
+      let li = header.firstIndex(of: "label")
+    else {
       throw AccelError.data(
-        DataLocation(file: path, line: 1), "an events file needs the columns start, end and label; the header has \(quotedFields(header))")
+        DataLocation(file: path, line: 1),
+        "an events file needs the columns start, end and label; the header has \(quotedFields(header))")
     }
     let ri = header.firstIndex(of: "reported")
     let sti = header.firstIndex(of: "status")
@@ -81,11 +86,13 @@ public enum EventsFile {
       let lineNumber = index + 1
       func number(_ i: Int, _ name: String) throws -> Double {
         guard i < fields.count else {
-          throw AccelError.data(DataLocation(file: path, line: lineNumber, column: i + 1), "missing field \"\(name)\"")
+          throw AccelError.data(
+            DataLocation(file: path, line: lineNumber, column: i + 1), "missing field \"\(name)\"")
         }
         guard let v = parseDecimal(Substring(fields[i])), v.isFinite else {
           throw AccelError.data(
-            DataLocation(file: path, line: lineNumber, column: i + 1), "expected a number in column \"\(name)\", got \(quotedField(fields[i]))")
+            DataLocation(file: path, line: lineNumber, column: i + 1),
+            "expected a number in column \"\(name)\", got \(quotedField(fields[i]))")
         }
         return v
       }
@@ -93,16 +100,63 @@ public enum EventsFile {
       let end = try number(ei, "end")
       guard end >= start else {
         throw AccelError.data(
-          DataLocation(file: path, line: lineNumber, column: ei + 1), "the event ends (\(formatNumber(end)) s) before it starts (\(formatNumber(start)) s)")
+          DataLocation(file: path, line: lineNumber, column: ei + 1),
+          "the event ends (\(formatNumber(end)) s) before it starts (\(formatNumber(start)) s)")
       }
       guard li < fields.count, !fields[li].isEmpty else {
-        throw AccelError.data(DataLocation(file: path, line: lineNumber, column: li + 1), "the event has no label")
+        throw AccelError.data(
+          DataLocation(file: path, line: lineNumber, column: li + 1), "the event has no label")
       }
       var reported: Double? = nil
       if let ri, ri < fields.count, !fields[ri].isEmpty { reported = try number(ri, "reported") }
       let cancelled = sti.map { $0 < fields.count && fields[$0] == "cancelled" } ?? false
-      events.append(LabeledInterval(start: start, end: end, label: fields[li], reported: reported, cancelled: cancelled))
+      events.append(
+        LabeledInterval(start: start, end: end, label: fields[li], reported: reported, cancelled: cancelled))
     }
     return events
+  }
+
+  /// An Audacity label track export (File > Export > Export Labels): headerless lines of
+  /// `start<TAB>end<TAB>label` in seconds (a point label has start = end), and, for labels with a
+  /// frequency range, a following line that starts with a backslash (skipped). Recognised when
+  /// the first line is tab-separated and its first two fields are numbers; nil otherwise.
+  static func audacityLabels(lines: [ArraySlice<UInt8>], path: String) throws -> [LabeledInterval]? {
+    let tab = UInt8(ascii: "\t")
+    guard let first = lines.first(where: { !$0.allSatisfy(CSVDialect.isBlank) }), first.contains(tab) else {
+      return nil
+    }
+    let head = CSVDialect.split(first, delimiter: tab)
+    guard head.count >= 2, parseDecimal(Substring(head[0])) != nil, parseDecimal(Substring(head[1])) != nil
+    else {
+      return nil
+    }
+    var labels: [LabeledInterval] = []
+    for (index, line) in lines.enumerated() {
+      if line.allSatisfy(CSVDialect.isBlank) || line.first == UInt8(ascii: "\\") { continue }
+      var fields = CSVDialect.split(line, delimiter: tab)
+      if fields.last?.hasSuffix("\r") == true { fields[fields.count - 1].removeLast() }
+      func number(_ i: Int, _ name: String) throws -> Double {
+        guard i < fields.count, let v = parseDecimal(Substring(fields[i])), v.isFinite else {
+          throw AccelError.data(
+            DataLocation(file: path, line: index + 1, column: i + 1),
+            "expected the \(name) time in seconds (an Audacity label line is start, end, label), got \(quotedField(i < fields.count ? fields[i] : ""))"
+          )
+        }
+        return v
+      }
+      let start = try number(0, "start")
+      let end = try number(1, "end")
+      guard end >= start else {
+        throw AccelError.data(
+          DataLocation(file: path, line: index + 1, column: 2),
+          "the label ends (\(formatNumber(end)) s) before it starts (\(formatNumber(start)) s)")
+      }
+      let label = fields.count > 2 ? fields[2...].joined(separator: "\t") : ""
+      guard !label.isEmpty else {
+        throw AccelError.data(DataLocation(file: path, line: index + 1, column: 3), "the label has no text")
+      }
+      labels.append(LabeledInterval(start: start, end: end, label: label))
+    }
+    return labels
   }
 }

@@ -97,6 +97,18 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     #expect(result.status == 0 && result.stdout.contains("\"f1\": 1"))
   }
 
+  /// An Audacity label track (headerless start, end, label, tab-separated; a frequency-range line
+  /// starting with a backslash) is read as annotations, and a bad one names line and column.
+  @Test func audacityLabelsAreAnnotations() throws {
+    let dataset = makeDataset()
+    writeFile(dataset + "/labels.txt", "1.000000\t2.600000\tshake\n\\\t100.0\t2000.0\n3.5\t3.5\tnote\n")
+    let result = try accelkit(["evaluate", dataset + "/shake.csv", "--labels", dataset + "/labels.txt", "--rule", "three-peak", "--format", "json"])
+    #expect(result.status == 0 && result.stdout.contains("\"tp\": 1") && result.stdout.contains("\"f1\": 1"), "\(result.stderr)")
+    writeFile(dataset + "/bad.txt", "1\t2.6\tshake\n2\tx\tshake\n")
+    let bad = try accelkit(["evaluate", dataset + "/shake.csv", "--labels", dataset + "/bad.txt", "--rule", "three-peak"])
+    #expect(bad.status == 65 && bad.stderr.contains("bad.txt:2:2"), "\(bad.stderr)")
+  }
+
   @Test func badDatasetsFailClearly() throws {
     let missing = makeDataset(extraManifestRow: "gone.csv,rest.events.csv,test,z")
     let m = try accelkit(["evaluate", missing])
