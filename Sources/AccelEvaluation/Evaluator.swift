@@ -12,31 +12,38 @@ public struct TraceEvaluation: Sendable {
 }
 
 public enum Evaluator {
-  /// Runs every setting over one trace (held in memory) and matches its detections against the
-  /// annotations of the label it emits (`label`, when given, for every setting).
+  /// Runs every setting over one trace, streamed block by block (every setting's detector fed
+  /// each block in turn: constant memory whatever the trace's length), and matches its detections
+  /// against the annotations of the label it emits (`label`, when given, for every setting).
   public static func evaluate(
-    trace path: String, readSettings: TraceReadSettings, annotations: [LabeledInterval], settings: [RuleSetting],
+    trace path: String, readSettings: TraceReadSettings, annotations: [LabeledInterval],
+    settings: [RuleSetting],
     label: String? = nil, tolerance: Double, includeCancelled: Bool, location: DataLocation? = nil
   ) throws -> TraceEvaluation {
-    let (source, _) = try TraceOpener.open(path: path, settings: readSettings)
-    let samples = try source.readAll()
-    let t0 = samples.t.first ?? 0
-    let t1 = samples.t.last ?? 0
-    let duration = t1 - t0
-    for a in annotations where a.start < t0 - tolerance || a.end > t1 + tolerance {
+    let stream = try TraceStream(path: path, settings: readSettings, resample: nil)
+    var detectors = try settings.map { try $0.detector(rate: stream.rate) }
+    var found = [[ShakeEvent]](repeating: [], count: settings.count)
+    var t0: Double?
+    var t1 = 0.0
+    while let block = try stream.next() {
+      guard block.count > 0 else { continue }
+      if t0 == nil { t0 = block.t[0] }
+      t1 = block.t[block.count - 1]
+      for k in detectors.indices { found[k] += detectors[k].process(block) }
+    }
+    for k in detectors.indices { found[k] += detectors[k].finish() }
+    let start = t0 ?? 0
+    let duration = t1 - start
+    for a in annotations where a.start < start - tolerance || a.end > t1 + tolerance {
       throw AccelError.data(
         location ?? DataLocation(file: path),
-        "an annotation (\(formatNumber(a.start))-\(formatNumber(a.end)) s) lies outside the trace \(path) (\(formatNumber(t0))-\(formatNumber(t1)) s)",
+        "an annotation (\(formatNumber(a.start))-\(formatNumber(a.end)) s) lies outside the trace \(path) (\(formatNumber(start))-\(formatNumber(t1)) s)",
         hint: "annotation times are in the trace's own time base, in seconds")
-    }
-    guard let rate = source.metadata.nominalRate ?? estimateRate(samples.t) else {
-      throw AccelError.data(location ?? DataLocation(file: path), "cannot tell the sample rate of \(path): fewer than two increasing timestamps")
     }
     var metrics: [Metrics] = []
     var detections: [[(LabeledInterval, LabeledInterval?)]] = []
-    for setting in settings {
-      let memory = MemoryTraceSource(samples, metadata: TraceMetadata(name: source.metadata.name))
-      let events = try setting.detect(rate: rate, next: memory.next)
+    for (k, setting) in settings.enumerated() {
+      let events = found[k]
       let matched = label ?? setting.labels[0]
       let intervals = events.map {
         LabeledInterval(
@@ -49,7 +56,7 @@ public enum Evaluator {
       metrics.append(m)
       detections.append(counted.enumerated().map { ($1, matches[$0].map { truth[$0] }) })
     }
-    return TraceEvaluation(name: source.metadata.name, duration: duration, metrics: metrics, detections: detections)
+    return TraceEvaluation(name: stream.name, duration: duration, metrics: metrics, detections: detections)
   }
 
 }
