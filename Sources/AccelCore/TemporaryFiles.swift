@@ -87,22 +87,29 @@ extension TemporaryFiles {
     "\(directory)/.\(base).accelkit-\(getpid())@\(hostTag)-XXXXXX"
   }
 
-  /// Removes the temporary files of the output `base` in `directory` left by processes of this
-  /// host that no longer exist (killed with SIGKILL, or by a power cut). Files of live processes,
-  /// of other hosts (a shared folder) and anything not named by `template` are left alone.
-  /// Returns the names removed.
+  /// Folders already cleaned by this process (each is scanned once, however many outputs it gets).
+  nonisolated(unsafe) private static var cleaned: Set<String> = []
+
+  /// Removes the temporary files in `directory` left by processes of this host that no longer
+  /// exist (killed with SIGKILL, or by a power cut), the first time this process writes there.
+  /// Files of live processes, of other hosts (a shared folder) and anything not named by
+  /// `template` are left alone. Returns the names removed.
   @discardableResult
-  public static func removeStale(directory: String, base: String) -> [String] {
-    let prefix = ".\(base).accelkit-"
-    guard let dir = opendir(directory) else { return [] }
+  public static func removeStale(directory: String) -> [String] {
+    pthread_mutex_lock(mutex)
+    let first = cleaned.insert(directory).inserted
+    pthread_mutex_unlock(mutex)
+    guard first, let dir = opendir(directory) else { return [] }
     defer { closedir(dir) }
+    let marker = ".accelkit-"
     var removed: [String] = []
     while let entry = readdir(dir) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
-      guard name.hasPrefix(prefix) else { continue }
-      let rest = name.dropFirst(prefix.count)
+      // .BASE.accelkit-PID@HOST-XXXXXX
+      guard name.hasPrefix("."), let range = name.firstRange(of: marker) else { continue }
+      let rest = name[range.upperBound...]
       guard let at = rest.firstIndex(of: "@"), let dash = rest.lastIndex(of: "-"), at < dash,
         let pid = Int32(rest[..<at]), pid > 0, rest[rest.index(after: at)..<dash] == hostTag,
         rest[rest.index(after: dash)...].count == 6

@@ -258,8 +258,9 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/locked").isEmpty)
   }
 
-  /// A temporary file left by a process killed outright (SIGKILL) is removed by the next run that
-  /// writes that output; another process's and unrelated files stay.
+  /// Temporary files left by a process killed outright (SIGKILL) are removed by the next run that
+  /// writes in that folder, whichever outputs they were for; a live process's, another host's and
+  /// unrelated files stay.
   @Test func staleTemporariesOfAKilledRunAreRemoved() throws {
     let dir = Paths.temporaryDirectory()
     let trace = dir + "/t.csv"
@@ -277,11 +278,15 @@ import Testing
     .replacingOccurrences(of: "XXXXXX", with: "a1b2c3")
     let live = template.replacingOccurrences(of: "XXXXXX", with: "d4e5f6")
     let otherOutput = stale.replacingOccurrences(of: ".out.csv.", with: ".other.csv.")
-    for path in [stale, live, otherOutput] { writeFile(path, "half-written") }
+    let otherHost = stale.replacingOccurrences(of: "@", with: "@elsewhere")
+    let unrelated = dir + "/.notes.accelkit-backup"
+    for path in [stale, live, otherOutput, otherHost, unrelated] { writeFile(path, "half-written") }
     #expect(try accelkit(["convert", trace, "-o", dir + "/out.csv"]).status == 0)
     #expect(!fileExists(stale), "the stale temporary is still there")
+    #expect(!fileExists(otherOutput), "another output's stale temporary is still there")
     #expect(fileExists(live), "a live process's temporary was removed")
-    #expect(fileExists(otherOutput), "another output's temporary was removed")
+    #expect(fileExists(otherHost), "another host's temporary was removed")
+    #expect(fileExists(unrelated), "an unrelated file was removed")
   }
 }
 

@@ -80,7 +80,7 @@ public final class OutputFile {
         directory = "."
         base = path
       }
-      TemporaryFiles.removeStale(directory: directory, base: base)
+      TemporaryFiles.removeStale(directory: directory)
       var template = Array(TemporaryFiles.template(directory: directory, base: base).utf8CString)
       let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       guard made >= 0 else {
