@@ -75,7 +75,9 @@ extension TemporaryFiles {
     var name = [CChar](repeating: 0, count: 256)
     guard gethostname(&name, name.count - 1) == 0 else { return "host" }
     let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let kept = text.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == ".") }
+    let kept = text.unicodeScalars.filter {
+      $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == ".")
+    }
     let tag = String(String.UnicodeScalarView(kept.prefix(40)))
     return tag.isEmpty ? "host" : tag
   }()

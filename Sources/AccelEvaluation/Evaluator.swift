@@ -12,6 +12,23 @@ public struct TraceEvaluation: Sendable {
 }
 
 public enum Evaluator {
+  /// Runs every setting over every job's trace, `parallelism` traces at a time (default: all
+  /// cores), in job order; the first failure is thrown.
+  public static func evaluate(
+    jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: [RuleSetting], label: String? = nil,
+    tolerance: Double, includeCancelled: Bool, parallelism: Int? = nil
+  ) throws -> [TraceEvaluation] {
+    let results = parallelMap(Array(jobs.indices), jobs: parallelism) { i in
+      Result {
+        try evaluate(
+          trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i],
+          settings: settings,
+          label: label, tolerance: tolerance, includeCancelled: includeCancelled, location: jobs[i].location)
+      }
+    }
+    return try results.map { try $0.get() }
+  }
+
   /// Runs every setting over one trace, streamed block by block (every setting's detector fed
   /// each block in turn: constant memory whatever the trace's length), and matches its detections
   /// against the annotations of the label it emits (`label`, when given, for every setting).

@@ -244,7 +244,8 @@ public final class TraceSpectrogram {
   public private(set) var warnings: [String] = []
   private var held = SampleBlock()
   private var estimators: [SpectrogramEstimator]?
-  private var frequencies: [Double] = []
+  /// The bin frequencies, known once the first segment is complete (empty before).
+  public private(set) var frequencies: [Double] = []
   private var origin: Double?
 
   public init(_ request: SpectrumRequest, rate: Double, name: String) {

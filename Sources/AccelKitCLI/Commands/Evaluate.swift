@@ -171,18 +171,9 @@ struct Evaluate: ParsableCommand {
     }
     try plan.requireAnnotations(of: annotated, label: label, file: labels ?? dataset)
     let settings = plan.settings
-    let label = self.label
-    let tolerance = self.tolerance
-    let includeCancelled = self.includeCancelled
-    let results = parallelMap(Array(jobs.indices), jobs: self.jobs) { i in
-      Result {
-        try Evaluator.evaluate(
-          trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i],
-          settings: settings,
-          label: label, tolerance: tolerance, includeCancelled: includeCancelled, location: jobs[i].location)
-      }
-    }
-    let evaluations = try results.map { try $0.get() }
+    let evaluations = try Evaluator.evaluate(
+      jobs: jobs, annotations: annotations, settings: settings, label: label, tolerance: tolerance,
+      includeCancelled: includeCancelled, parallelism: self.jobs)
     let report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
     var failures: [String] = []
     var changes: [String] = []

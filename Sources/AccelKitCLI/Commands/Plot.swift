@@ -10,7 +10,8 @@ import ArgumentParser
 struct Plot: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "plot",
-    abstract: "Draw traces, events, spectra, spectrograms, precision/recall curves and orientation as plain SVG.",
+    abstract:
+      "Draw traces, events, spectra, spectrograms, precision/recall curves and orientation as plain SVG.",
     discussion: """
       Files are small, deterministic SVG written by accelkit itself. Plots stream: a trace of any \
       length is read once in bounded memory and drawn from at most 4096 time buckets (the \
@@ -40,14 +41,19 @@ func writeSVG(_ text: String, to path: String, inputs: [ByteInput]) throws {
 
 struct PlotTrace: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "trace", abstract: "Plot x, y, z and |a| over time with event spans (truth and detections in different colours).")
+    commandName: "trace",
+    abstract: "Plot x, y, z and |a| over time with event spans (truth and detections in different colours).")
   @OptionGroup(title: "Input") var input: InputOptions
   @Argument(help: "The trace.") var trace: String
-  @Option(help: ArgumentHelp("An events CSV to shade (repeatable: the first is drawn as truth, the second as detections).", valueName: "events.csv"))
+  @Option(
+    help: ArgumentHelp(
+      "An events CSV to shade (repeatable: the first is drawn as truth, the second as detections).",
+      valueName: "events.csv"))
   var events: [String] = []
   @Option(help: ArgumentHelp("Start of the time window.", valueName: "seconds")) var from: Double?
   @Option(help: ArgumentHelp("End of the time window.", valueName: "seconds")) var to: Double?
-  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path"))
+  var output: String = "-"
 
   func validate() throws {
     if events.count > 2 { throw ValidationError("give at most two --events files (truth and detections)") }
@@ -57,7 +63,8 @@ struct PlotTrace: ParsableCommand {
     let stream = try openForPlot(input, trace)
     var envelope = Plots.traceEnvelope()
     while let block = try stream.next() {
-      for i in 0..<block.count where (from.map { block.t[i] >= $0 } ?? true) && (to.map { block.t[i] <= $0 } ?? true) {
+      for i in 0..<block.count
+      where (from.map { block.t[i] >= $0 } ?? true) && (to.map { block.t[i] <= $0 } ?? true) {
         Plots.addTrace(t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i], to: &envelope)
       }
     }
@@ -67,18 +74,24 @@ struct PlotTrace: ParsableCommand {
     let sets = try events.map { path in
       try EventsFile.read(path: path).map { PlotEvent(start: $0.start, end: $0.end, label: $0.label) }
     }
-    let names = events.enumerated().map { k, path in (events.count == 2 ? (k == 0 ? "truth: " : "detections: ") : "") + String(path.split(separator: "/").last ?? "") }
+    let names = events.enumerated().map { k, path in
+      (events.count == 2 ? (k == 0 ? "truth: " : "detections: ") : "")
+        + String(path.split(separator: "/").last ?? "")
+    }
     let svg = Plots.trace(envelope: envelope, events: sets, eventNames: names, title: stream.name)
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
 }
 
 struct PlotSpectrum: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "spectrum", abstract: "Plot the Welch PSD of x, y, z and |a| on a log scale, dominant peaks marked.")
+  static let configuration = CommandConfiguration(
+    commandName: "spectrum",
+    abstract: "Plot the Welch PSD of x, y, z and |a| on a log scale, dominant peaks marked.")
   @OptionGroup(title: "Input") var input: InputOptions
   @Argument(help: "The trace.") var trace: String
   @Option(help: "Samples per segment.") var segment: Int = 256
-  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path"))
+  var output: String = "-"
 
   func run() throws {
     let stream = try openForPlot(input, trace)
@@ -90,21 +103,28 @@ struct PlotSpectrum: ParsableCommand {
     let result = try spectrum.finish()
     let seg = result.settings.segment
     let series = zip(result.channels, result.power).map { ($0 == .norm ? "|a|" : $0.rawValue, $1) }
-    let svg = Plots.spectrum(frequencies: result.frequencies, series: series, unit: "PSD (g^2/Hz)", title: "\(stream.name): Welch PSD, \(seg)-sample segments")
+    let svg = Plots.spectrum(
+      frequencies: result.frequencies, series: series, unit: "PSD (g^2/Hz)",
+      title: "\(stream.name): Welch PSD, \(seg)-sample segments")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
 }
 
 struct PlotSpectrogram: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "spectrogram", abstract: "Plot the spectrogram of one channel as a heat map with a colour bar.")
+  static let configuration = CommandConfiguration(
+    commandName: "spectrogram",
+    abstract: "Plot the spectrogram of one channel as a heat map with a colour bar.")
   @OptionGroup(title: "Input") var input: InputOptions
   @Argument(help: "The trace.") var trace: String
   @Option(help: "The channel: x, y, z or norm.") var axis: String = "norm"
   @Option(help: "Samples per segment.") var segment: Int = 128
-  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path"))
+  var output: String = "-"
 
   func validate() throws {
-    if !["x", "y", "z", "norm"].contains(axis) { throw ValidationError("--axis takes x, y, z or norm, got \"\(axis)\"") }
+    if !["x", "y", "z", "norm"].contains(axis) {
+      throw ValidationError("--axis takes x, y, z or norm, got \"\(axis)\"")
+    }
   }
 
   func run() throws {
@@ -117,60 +137,81 @@ struct PlotSpectrogram: ParsableCommand {
     try request.validate()
     let spectrogram = TraceSpectrogram(request, rate: stream.rate, name: stream.name)
     var raster: SpectrogramRaster?
+    // Rows come as columns time, frequency, power: one frame per run of `bins` rows.
     func add(_ columns: [[Double]]) {
       guard columns.count == 3, !columns[0].isEmpty else { return }
-      if raster == nil {
-        var bins = 1
-        while bins < columns[0].count && columns[0][bins] == columns[0][0] { bins += 1 }
-        raster = SpectrogramRaster(frequencies: Array(columns[1][0..<bins]))
-      }
-      let bins = raster!.frequencies.count
+      if raster == nil { raster = SpectrogramRaster(frequencies: spectrogram.frequencies) }
+      let bins = spectrogram.frequencies.count
       for start in stride(from: 0, to: columns[0].count, by: bins) {
         raster!.add(time: columns[0][start], power: Array(columns[2][start..<(start + bins)]))
       }
     }
     while let block = try stream.next() { add(try spectrogram.add(block)) }
     add(try spectrogram.finish())
-    guard let raster else { throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples") }
-    let svg = Plots.spectrogram(raster, title: "\(stream.name): spectrogram of \(axis == "norm" ? "|a|" : axis) (g^2/Hz)")
+    guard let raster else {
+      throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples")
+    }
+    let svg = Plots.spectrogram(
+      raster, title: "\(stream.name): spectrogram of \(axis == "norm" ? "|a|" : axis) (g^2/Hz)")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
 }
 
 struct PlotPR: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "pr", abstract: "Plot precision against recall per rule from an evaluate sweep.csv, best F1 marked.")
+  static let configuration = CommandConfiguration(
+    commandName: "pr",
+    abstract: "Plot precision against recall per rule from an evaluate sweep.csv, best F1 marked.")
   @Argument(help: "A sweep.csv (or summary.csv) written by accelkit evaluate.") var sweep: String
-  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path"))
+  var output: String = "-"
 
   func run() throws {
     let rows = try readCurve(sweep)
-    try writeSVG(Plots.precisionRecall(rows: rows, title: "precision / recall: \(sweep)"), to: output, inputs: [])
+    try writeSVG(
+      Plots.precisionRecall(rows: rows, title: "precision / recall: \(sweep)"), to: output, inputs: [])
   }
 }
 
 /// Reads rule, params, precision, recall and f1 from an evaluate CSV.
-func readCurve(_ path: String) throws -> [(rule: String, params: String, precision: Double, recall: Double, f1: Double)] {
+func readCurve(_ path: String) throws -> [(
+  rule: String, params: String, precision: Double, recall: Double, f1: Double
+)] {
   let bytes = try ByteInput.readAll(path: path)
-  let lines = bytes.split(separator: UInt8(ascii: "\n")).map { CSVDialect.split($0, delimiter: UInt8(ascii: ",")) }
-  guard let header = lines.first, let r = header.firstIndex(of: "rule"), let p = header.firstIndex(of: "params"),
-    let pr = header.firstIndex(of: "precision"), let re = header.firstIndex(of: "recall"), let f = header.firstIndex(of: "f1")
-  else { throw AccelError.data(DataLocation(file: path, line: 1), "not an accelkit sweep.csv or summary.csv (needs rule, params, precision, recall, f1)") }
+  let lines = bytes.split(separator: UInt8(ascii: "\n")).map {
+    CSVDialect.split($0, delimiter: UInt8(ascii: ","))
+  }
+  guard let header = lines.first, let r = header.firstIndex(of: "rule"),
+    let p = header.firstIndex(of: "params"),
+    let pr = header.firstIndex(of: "precision"), let re = header.firstIndex(of: "recall"),
+    let f = header.firstIndex(of: "f1")
+  else {
+    throw AccelError.data(
+      DataLocation(file: path, line: 1),
+      "not an accelkit sweep.csv or summary.csv (needs rule, params, precision, recall, f1)")
+  }
   return try lines.enumerated().dropFirst().map { k, row in
-    guard row.count > max(r, p, pr, re, f), let a = Double(row[pr]), let b = Double(row[re]), let c = Double(row[f]) else {
-      throw AccelError.data(DataLocation(file: path, line: k + 1), "expected numbers in precision, recall and f1")
+    guard row.count > max(r, p, pr, re, f), let a = Double(row[pr]), let b = Double(row[re]),
+      let c = Double(row[f])
+    else {
+      throw AccelError.data(
+        DataLocation(file: path, line: k + 1), "expected numbers in precision, recall and f1")
     }
     return (row[r], row[p], a, b, c)
   }
 }
 
 struct PlotOrientation: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "orientation", abstract: "Plot roll and pitch over time with the orientation class as a band.")
+  static let configuration = CommandConfiguration(
+    commandName: "orientation",
+    abstract: "Plot roll and pitch over time with the orientation class as a band.")
   @OptionGroup(title: "Input") var input: InputOptions
   @Argument(help: "The trace.") var trace: String
   @Flag(help: "Use the readings as gravity, without low-pass filtering.") var raw = false
-  @Option(help: "auto: gravity from the fused attitude when the trace has a gyroscope; off: the low-pass always.")
+  @Option(
+    help: "auto: gravity from the fused attitude when the trace has a gyroscope; off: the low-pass always.")
   var gyro: GyroscopeUse = .auto
-  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path")) var output: String = "-"
+  @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path"))
+  var output: String = "-"
 
   func run() throws {
     let stream = try openForPlot(input, trace)
@@ -186,10 +227,13 @@ struct PlotOrientation: ParsableCommand {
         let b = envelope.bucket(for: block.t[i])
         envelope.add(rows.first[i], at: block.t[i], bucket: b, series: 0)
         envelope.add(rows.second[i], at: block.t[i], bucket: b, series: 1)
-        envelope.add(category: index[rows.orientation[i].rawValue] ?? Plots.orientationClasses.count - 1, bucket: b)
+        envelope.add(
+          category: index[rows.orientation[i].rawValue] ?? Plots.orientationClasses.count - 1, bucket: b)
       }
     }
-    guard envelope.timeRange != nil else { throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples") }
+    guard envelope.timeRange != nil else {
+      throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples")
+    }
     let svg = Plots.orientation(envelope: envelope, title: "\(stream.name): roll and pitch")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }

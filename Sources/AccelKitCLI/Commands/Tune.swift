@@ -146,20 +146,11 @@ struct Tune: ParsableCommand {
       try EvaluationJob.jobs(dataset: $0, labels: nil, options: options, allowOutsidePaths: allowOutsidePaths)
     }
     let annotations = try jobs.map { try $0.annotations() }
-    let label = self.label
-    let tolerance = self.tolerance
-    let parallelism = self.jobs
     let result = try Tuner.run(settings, traceCount: jobs.count) { batch in
-      let results = parallelMap(Array(jobs.indices), jobs: parallelism) { i in
-        Result {
-          try Evaluator.evaluate(
-            trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i],
-            settings: batch,
-            label: label, tolerance: tolerance, includeCancelled: false, location: jobs[i].location
-          ).metrics
-        }
-      }
-      return try results.map { try $0.get() }
+      try Evaluator.evaluate(
+        jobs: jobs, annotations: annotations, settings: batch, label: label, tolerance: tolerance,
+        includeCancelled: false, parallelism: self.jobs
+      ).map(\.metrics)
     }
 
     let best = result.trials[result.best]

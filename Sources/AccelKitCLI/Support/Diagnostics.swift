@@ -67,32 +67,26 @@ enum Diagnostics {
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw creationError(path: path, errno: errno) }
     defer { close(fd) }
-    var text = text
-    try text.withUTF8 { bytes in
-      var done = 0
-      while done < bytes.count {
-        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-        if n < 0 {
-          if errno == EINTR { continue }
-          throw AccelError.io(path: path, reason: String(cString: strerror(errno)))
-        }
-        done += n
-      }
-    }
+    try writeFully(fd, text, name: path)
   }
+
 }
 
 /// Writes text to stdout, failing quietly on a closed pipe.
-func writeStdout(_ text: String) throws {
+func writeStdout(_ text: String) throws { try writeFully(1, text, name: "<stdout>") }
+
+/// Writes all of `text` to `fd`; a closed pipe is `BrokenPipe`, any other failure an I/O error
+/// naming `name`.
+func writeFully(_ fd: Int32, _ text: String, name: String) throws {
   var text = text
   try text.withUTF8 { bytes in
     var done = 0
     while done < bytes.count {
-      let n = write(1, bytes.baseAddress! + done, bytes.count - done)
+      let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
       if n < 0 {
         if errno == EINTR { continue }
         if errno == EPIPE { throw BrokenPipe() }
-        throw AccelError.io(path: "<stdout>", reason: String(cString: strerror(errno)))
+        throw AccelError.io(path: name, reason: String(cString: strerror(errno)))
       }
       done += n
     }
