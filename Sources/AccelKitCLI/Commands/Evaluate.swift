@@ -63,16 +63,6 @@ struct Evaluate: ParsableCommand {
       valueName: "file"))
   var paramsFile: String?
 
-  @Option(
-    help:
-      "The annotation label detections are matched with (default: the label each rule emits, \"shake\" for the shake rules)."
-  )
-  var label: String?
-
-  @Option(
-    help: ArgumentHelp("Widen both intervals by this much before testing overlap.", valueName: "seconds"))
-  var tolerance: Double = 0.25
-
   @Flag(help: "Count cancelled detections too.")
   var includeCancelled = false
 
@@ -103,14 +93,10 @@ struct Evaluate: ParsableCommand {
   @Option(help: ArgumentHelp("A previous summary.csv to compare with.", valueName: "summary.csv"))
   var baseline: String?
 
-  @Flag(help: "Let the manifest name files outside the dataset folder (absolute paths, ../).")
-  var allowOutsidePaths = false
-
   @Flag(help: "With --baseline: exit 1 when F1 drops or false alarms per hour rise for a setting.")
   var failOnRegression = false
 
-  @Option(help: "Traces evaluated at once (default: all cores).")
-  var jobs: Int?
+  @OptionGroup(title: "Matching") var matching: MatchingOptions
 
   @Option(
     help: ArgumentHelp(
@@ -134,9 +120,6 @@ struct Evaluate: ParsableCommand {
   var jsonFile: String?
 
   func validate() throws {
-    if !(tolerance >= 0 && tolerance.isFinite) {
-      throw ValidationError("--tolerance must be at least 0 s, got \(tolerance)")
-    }
     do {
       _ = try Gate.parse(failUnder: failUnder, failOver: failOver)
     } catch let error as AccelError {
@@ -146,13 +129,13 @@ struct Evaluate: ParsableCommand {
       throw ValidationError(
         "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
     }
-    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     if failOnRegression && baseline == nil { throw ValidationError("--fail-on-regression needs --baseline") }
   }
 
   func run() throws {
     let jobs = try EvaluationJob.jobs(
-      dataset: dataset, labels: labels, options: try input.options(), allowOutsidePaths: allowOutsidePaths)
+      dataset: dataset, labels: labels, options: try input.options(),
+      allowOutsidePaths: matching.allowOutsidePaths)
     // The baseline is read before anything is written: one inside the output directory is then
     // refused as an output instead of being replaced before the comparison.
     let baseline = try self.baseline.map { try EvaluationBaseline(path: $0) }
@@ -163,17 +146,18 @@ struct Evaluate: ParsableCommand {
     let fileRules = Array(Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) }))
       .sorted()
     let plan = try EvaluationPlan(
-      rules: rules.isEmpty ? fileRules : rules, label: label, annotated: annotated,
+      rules: rules.isEmpty ? fileRules : rules, label: matching.label, annotated: annotated,
       parameters: fromFile + params,
       sweeps: sweeps)
     for (rule, count) in plan.skipped {
       Diagnostics.note("skipped \(count) \(rule) settings the rule refuses")
     }
-    try plan.requireAnnotations(of: annotated, label: label, file: labels ?? dataset)
+    try plan.requireAnnotations(of: annotated, label: matching.label, file: labels ?? dataset)
     let settings = plan.settings
     let evaluations = try Evaluator.evaluate(
-      jobs: jobs, annotations: annotations, settings: settings, label: label, tolerance: tolerance,
-      includeCancelled: includeCancelled, parallelism: self.jobs)
+      jobs: jobs, annotations: annotations, settings: settings, label: matching.label,
+      tolerance: matching.tolerance,
+      includeCancelled: includeCancelled, parallelism: matching.jobs)
     let report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
     var failures: [String] = []
     var changes: [String] = []
@@ -188,7 +172,7 @@ struct Evaluate: ParsableCommand {
     failures += outcomes.filter { !$0.passed }.map { $0.message(report) }
     let run = RunDescription(
       version: AccelKit.version, command: ["accelkit"] + CommandLine.arguments.dropFirst(), dataset: dataset,
-      tolerance: tolerance, label: label)
+      tolerance: matching.tolerance, label: matching.label)
     let counted = failOnRegression ? regressions : []
     var machine: [(path: String, text: String)] = []
     if let junit {
@@ -201,7 +185,8 @@ struct Evaluate: ParsableCommand {
       // Every report file, index.html included, is replaced together or not at all, with the
       // JUnit and JSON results.
       let index = try report.indexHTML(
-        dataset: dataset, jobs: jobs, annotations: annotations, label: label, tolerance: tolerance)
+        dataset: dataset, jobs: jobs, annotations: annotations, label: matching.label,
+        tolerance: matching.tolerance)
       try report.write(to: output, inputs: [], more: [("index.html", index)], elsewhere: machine)
     } else if !machine.isEmpty {
       try OutputFile.writeTogether(machine)

@@ -79,24 +79,13 @@ struct Tune: ParsableCommand {
     help: ArgumentHelp("Hold a parameter fixed (repeatable).", valueName: "name=value"))
   var params: [String] = []
 
-  @Option(help: "The annotation label detections are matched with (default: the rule's).")
-  var label: String?
-
-  @Option(
-    help: ArgumentHelp("Widen both intervals by this much before testing overlap.", valueName: "seconds"))
-  var tolerance: Double = 0.25
-
-  @Flag(help: "Let the manifest name files outside the dataset folder (absolute paths, ../).")
-  var allowOutsidePaths = false
-
   @Option(
     name: .shortAndLong,
     help: ArgumentHelp(
       "Write best.params, trials.csv, folds.csv and pareto.svg into this folder.", valueName: "dir"))
   var output: String?
 
-  @Option(help: "Traces evaluated at once (default: all cores).")
-  var jobs: Int?
+  @OptionGroup(title: "Matching") var matching: MatchingOptions
 
   func validate() throws {
     guard ShakeRules.named(rule) != nil else {
@@ -115,10 +104,6 @@ struct Tune: ParsableCommand {
     if let minimize, minimize != "false_alarms_per_hour" {
       throw ValidationError("--minimize takes false_alarms_per_hour, got \"\(minimize)\"")
     }
-    if !(tolerance >= 0 && tolerance.isFinite) {
-      throw ValidationError("--tolerance must be at least 0 s, got \(tolerance)")
-    }
-    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
   }
 
   func run() throws {
@@ -143,13 +128,15 @@ struct Tune: ParsableCommand {
 
     let options = try input.options()
     let jobs = try datasets.flatMap {
-      try EvaluationJob.jobs(dataset: $0, labels: nil, options: options, allowOutsidePaths: allowOutsidePaths)
+      try EvaluationJob.jobs(
+        dataset: $0, labels: nil, options: options, allowOutsidePaths: matching.allowOutsidePaths)
     }
     let annotations = try jobs.map { try $0.annotations() }
     let result = try Tuner.run(settings, traceCount: jobs.count) { batch in
       try Evaluator.evaluate(
-        jobs: jobs, annotations: annotations, settings: batch, label: label, tolerance: tolerance,
-        includeCancelled: false, parallelism: self.jobs
+        jobs: jobs, annotations: annotations, settings: batch, label: matching.label,
+        tolerance: matching.tolerance,
+        includeCancelled: false, parallelism: matching.jobs
       ).map(\.metrics)
     }
 
