@@ -5,6 +5,8 @@ import AccelIO
 /// What evaluating one trace gives, per rule setting.
 public struct TraceEvaluation: Sendable {
   public var name: String
+  /// The time of the first sample, seconds.
+  public var start: Double
   public var duration: Double
   public var metrics: [Metrics]
   /// Per setting: the counted detections with the annotation each matched.
@@ -16,14 +18,15 @@ public enum Evaluator {
   /// cores), in job order; the first failure is thrown.
   public static func evaluate(
     jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: [RuleSetting], label: String? = nil,
-    tolerance: Double, includeCancelled: Bool, parallelism: Int? = nil
+    tolerance: Double, includeCancelled: Bool, criteria: StandardCriteria = .init(), parallelism: Int? = nil
   ) throws -> [TraceEvaluation] {
     let results = parallelMap(Array(jobs.indices), jobs: parallelism) { i in
       Result {
         try evaluate(
           trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i],
           settings: settings,
-          label: label, tolerance: tolerance, includeCancelled: includeCancelled, location: jobs[i].location)
+          label: label, tolerance: tolerance, includeCancelled: includeCancelled, criteria: criteria,
+          location: jobs[i].location)
       }
     }
     return try results.map { try $0.get() }
@@ -35,7 +38,8 @@ public enum Evaluator {
   public static func evaluate(
     trace path: String, readSettings: TraceReadSettings, annotations: [LabeledInterval],
     settings: [RuleSetting],
-    label: String? = nil, tolerance: Double, includeCancelled: Bool, location: DataLocation? = nil
+    label: String? = nil, tolerance: Double, includeCancelled: Bool, criteria: StandardCriteria = .init(),
+    location: DataLocation? = nil
   ) throws -> TraceEvaluation {
     let stream = try TraceStream(path: path, settings: readSettings, resample: nil)
     var detectors = try settings.map { try $0.detector(rate: stream.rate) }
@@ -69,11 +73,12 @@ public enum Evaluator {
       }
       let (m, matches, counted, truth) = Metrics.evaluate(
         detections: intervals, annotations: annotations, label: matched, tolerance: tolerance,
-        includeCancelled: includeCancelled, duration: duration)
+        includeCancelled: includeCancelled, duration: duration, start: start, criteria: criteria)
       metrics.append(m)
       detections.append(counted.enumerated().map { ($1, matches[$0].map { truth[$0] }) })
     }
-    return TraceEvaluation(name: stream.name, duration: duration, metrics: metrics, detections: detections)
+    return TraceEvaluation(
+      name: stream.name, start: start, duration: duration, metrics: metrics, detections: detections)
   }
 
 }

@@ -6,34 +6,46 @@
 /// trying annotations in time order and detections nearest in start time first.
 public enum EventMatching {
   /// Returns, for each detection, the index of the annotation it matches (or nil).
-  public static func match(detections: [LabeledInterval], annotations: [LabeledInterval], tolerance: Double) -> [Int?] {
-    let nd = detections.count
-    let na = annotations.count
-    var candidates: [[Int]] = Array(repeating: [], count: na)  // annotation -> detections
-    for a in 0..<na {
+  public static func match(detections: [LabeledInterval], annotations: [LabeledInterval], tolerance: Double)
+    -> [Int?]
+  {
+    maximumMatching(left: annotations.count, right: detections.count, order: { annotations[$0].start }) {
+      a, d in
       let ann = annotations[a]
-      var list: [Int] = []
-      for d in 0..<nd {
-        let det = detections[d]
-        if det.start - tolerance <= ann.end + tolerance && ann.start - tolerance <= det.end + tolerance { list.append(d) }
-      }
-      list.sort {
-        let x = abs(detections[$0].start - ann.start)
-        let y = abs(detections[$1].start - ann.start)
-        return x != y ? x < y : $0 < $1
-      }
-      candidates[a] = list
+      let det = detections[d]
+      return det.start - tolerance <= ann.end + tolerance && ann.start - tolerance <= det.end + tolerance
+    } preference: { a, d in
+      abs(detections[d].start - annotations[a].start)
     }
-    var detectionOwner = [Int?](repeating: nil, count: nd)  // detection -> annotation
-    let order = (0..<na).sorted { (annotations[$0].start, $0) < (annotations[$1].start, $1) }
-    for a in order {
-      var visited = [Bool](repeating: false, count: nd)
-      _ = augment(a, candidates, &detectionOwner, &visited)
-    }
-    return detectionOwner
   }
 
-  private static func augment(_ a: Int, _ candidates: [[Int]], _ owner: inout [Int?], _ visited: inout [Bool]) -> Bool {
+  /// A maximum one-to-one matching between `left` items (annotations) and `right` items
+  /// (detections) that `hit` allows, by augmenting paths: for each right item, the left item it is
+  /// paired with. Left items are tried in `order` (then index), each one's candidates by
+  /// `preference` (then index), so that the matching is deterministic.
+  public static func maximumMatching(
+    left: Int, right: Int, order: (Int) -> Double = { Double($0) }, hit: (Int, Int) -> Bool,
+    preference: (Int, Int) -> Double = { _, d in Double(d) }
+  ) -> [Int?] {
+    var candidates: [[Int]] = Array(repeating: [], count: left)
+    for a in 0..<left {
+      let list = (0..<right).filter { hit(a, $0) }
+      candidates[a] = list.map { ($0, preference(a, $0)) }.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        .map(\.0)
+    }
+    var owner = [Int?](repeating: nil, count: right)
+    for a in (0..<left).map({ ($0, order($0)) }).sorted(by: { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }).map(
+      \.0)
+    {
+      var visited = [Bool](repeating: false, count: right)
+      _ = augment(a, candidates, &owner, &visited)
+    }
+    return owner
+  }
+
+  private static func augment(_ a: Int, _ candidates: [[Int]], _ owner: inout [Int?], _ visited: inout [Bool])
+    -> Bool
+  {
     for d in candidates[a] where !visited[d] {
       visited[d] = true
       if owner[d] == nil || augment(owner[d]!, candidates, &owner, &visited) {
@@ -55,8 +67,20 @@ public struct Metrics: Equatable, Sendable {
   /// reported - annotation start of every match with a reported time, in seconds.
   public var delays: [Double] = []
   public var duration = 0.0
+  /// The sed_eval counts (event-based onset, onset+offset, segment-based), summed over traces.
+  public var standard = StandardCounts()
+  /// Sums over traces of each trace's defined F1 (onset, onset+offset, segments), and how many
+  /// traces had one: the macro averages over traces.
+  public var traceF1Sums = [0.0, 0.0, 0.0]
+  public var traceF1Counts = [0, 0, 0]
 
   public init() {}
+
+  /// The mean over traces of the per-trace F1 of `kind` (0 onset, 1 onset+offset, 2 segments),
+  /// over the traces where it is defined (as numpy.nanmean); nil when it is nowhere.
+  public func macroF1(_ kind: Int) -> Double? {
+    traceF1Counts[kind] == 0 ? nil : traceF1Sums[kind] / Double(traceF1Counts[kind])
+  }
 
   /// tp / (tp + fp); 1 when there are no detections.
   public var precision: Double { tp + fp == 0 ? 1 : Double(tp) / Double(tp + fp) }
@@ -64,10 +88,13 @@ public struct Metrics: Equatable, Sendable {
   public var recall: Double { tp + fn == 0 ? 1 : Double(tp) / Double(tp + fn) }
   /// The harmonic mean of precision and recall; 0 when both are 0.
   public var f1: Double {
-    let p = precision, r = recall
+    let p = precision
+    let r = recall
     return p + r == 0 ? 0 : 2 * p * r / (p + r)
   }
-  public var meanOnsetError: Double? { onsetErrors.isEmpty ? nil : onsetErrors.reduce(0, +) / Double(onsetErrors.count) }
+  public var meanOnsetError: Double? {
+    onsetErrors.isEmpty ? nil : onsetErrors.reduce(0, +) / Double(onsetErrors.count)
+  }
   public var medianOnsetError: Double? { Self.median(onsetErrors) }
   public var medianDelay: Double? { Self.median(delays) }
   /// fp per hour of trace.
@@ -84,7 +111,7 @@ public struct Metrics: Equatable, Sendable {
   /// (detections of other labels are not this evaluation's business).
   public static func evaluate(
     detections all: [LabeledInterval], annotations: [LabeledInterval], label: String, tolerance: Double,
-    includeCancelled: Bool, duration: Double
+    includeCancelled: Bool, duration: Double, start: Double = 0, criteria: StandardCriteria = .init()
   ) -> (Metrics, matches: [Int?], counted: [LabeledInterval], truth: [LabeledInterval]) {
     let detections = all.filter { $0.label == label && (includeCancelled || !$0.cancelled) }
     let truth = annotations.filter { $0.label == label }
@@ -101,6 +128,14 @@ public struct Metrics: Equatable, Sendable {
       }
     }
     m.fn = truth.count - m.tp
+    m.standard = StandardCounts.count(
+      truth: truth, detections: detections, start: start, end: start + duration, criteria: criteria)
+    for (k, counts) in [m.standard.onset, m.standard.onsetOffset, m.standard.segments].enumerated() {
+      if let f = counts.f1 {
+        m.traceF1Sums[k] = f
+        m.traceF1Counts[k] = 1
+      }
+    }
     return (m, matches, detections, truth)
   }
 
@@ -112,6 +147,9 @@ public struct Metrics: Equatable, Sendable {
     m.onsetErrors = a.onsetErrors + b.onsetErrors
     m.delays = a.delays + b.delays
     m.duration = a.duration + b.duration
+    m.standard = a.standard + b.standard
+    m.traceF1Sums = zip(a.traceF1Sums, b.traceF1Sums).map(+)
+    m.traceF1Counts = zip(a.traceF1Counts, b.traceF1Counts).map(+)
     return m
   }
 }

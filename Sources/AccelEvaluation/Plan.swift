@@ -16,18 +16,24 @@ public struct EvaluationPlan: Sendable {
   ///   - labels: the labels the dataset annotates, for the default choice of rules.
   ///   - parameters: `RULE.NAME=VALUE` items.
   ///   - sweeps: `RULE.NAME=FROM:TO:STEP` items (a rule swept but not in `rules` is added).
-  public init(rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String]) throws {
+  public init(rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String]) throws
+  {
     for r in rules where ShakeRules.named(r) == nil {
-      throw AccelError.usage("unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+      throw AccelError.usage(
+        "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
     }
-    let chosen = rules.isEmpty ? ShakeRules.all.filter { $0.labels.contains(where: labels.contains) }.map { $0.name } : rules
+    let chosen =
+      rules.isEmpty
+      ? ShakeRules.all.filter { $0.labels.contains(where: labels.contains) }.map { $0.name } : rules
     var fixed: [String: [(String, Double)]] = [:]
     for item in parameters {
       guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: "."),
         let value = Double(item[item.index(after: eq)...].trimmingBlanks())
       else { throw AccelError.usage("--param expects RULE.NAME=VALUE, got \"\(item)\"") }
       let rule = String(item[..<dot])
-      guard ShakeRules.named(rule) != nil else { throw AccelError.usage("--param \(item): unknown rule \"\(rule)\"") }
+      guard ShakeRules.named(rule) != nil else {
+        throw AccelError.usage("--param \(item): unknown rule \"\(rule)\"")
+      }
       fixed[rule, default: []].append((String(item[item.index(after: dot)..<eq]), value))
     }
     var grids: [String: [(String, [Double])]] = [:]
@@ -55,7 +61,9 @@ public struct EvaluationPlan: Sendable {
         values.append((v * 1e12).rounded() / 1e12)
         k += 1
       }
-      guard ShakeRules.named(rule) != nil else { throw AccelError.usage("--sweep \(item): unknown rule \"\(rule)\"") }
+      guard ShakeRules.named(rule) != nil else {
+        throw AccelError.usage("--sweep \(item): unknown rule \"\(rule)\"")
+      }
       grids[rule, default: []].append((name, values))
     }
     var total = 1
@@ -63,7 +71,9 @@ public struct EvaluationPlan: Sendable {
       for (_, values) in grid { total = total.multipliedReportingOverflow(by: values.count).partialValue }
     }
     guard total <= Self.maximumSettings else {
-      throw AccelError.usage("the sweeps make \(total) settings; at most \(Self.maximumSettings)", hint: "sweep fewer parameters, or with larger steps")
+      throw AccelError.usage(
+        "the sweeps make \(total) settings; at most \(Self.maximumSettings)",
+        hint: "sweep fewer parameters, or with larger steps")
     }
     var settings: [RuleSetting] = []
     var skipped: [(String, Int)] = []
@@ -97,7 +107,9 @@ public struct EvaluationPlan: Sendable {
   /// The plan for a dataset whose annotations use the labels `annotated`: without `rules`, the
   /// rules that emit `label` (when given) or the annotated labels, and the shake rules when no
   /// rule emits them.
-  public init(rules: [String], label: String?, annotated: Set<String>, parameters: [String], sweeps: [String]) throws {
+  public init(rules: [String], label: String?, annotated: Set<String>, parameters: [String], sweeps: [String])
+    throws
+  {
     let wanted = label.map { [$0] } ?? (annotated.isEmpty ? ["shake"] : annotated)
     let emitted = wanted.contains { !ShakeRules.emitting($0).isEmpty } ? wanted : ["shake"]
     try self.init(rules: rules, labels: emitted, parameters: parameters, sweeps: sweeps)
@@ -128,9 +140,11 @@ public struct Gate: Sendable, Equatable {
   public let kind: Kind
 
   /// The metrics gates take.
-  public static let metrics = [
-    "precision", "recall", "f1", "false_alarms_per_hour", "mean_onset_error_s", "median_onset_error_s", "median_delay_s",
-  ]
+  public static let metrics =
+    [
+      "precision", "recall", "f1", "false_alarms_per_hour", "mean_onset_error_s", "median_onset_error_s",
+      "median_delay_s",
+    ] + EvaluationReport.standardColumns
 
   /// Parses `f1=0.9,recall=0.85` (for `--fail-under` or `--fail-over`).
   public static func parse(_ text: String?, kind: Kind) throws -> [Gate] {
@@ -141,7 +155,8 @@ public struct Gate: Sendable, Equatable {
         throw AccelError.usage("gates are METRIC=VALUE pairs, got \"\(part)\"")
       }
       guard metrics.contains(pieces[0]) else {
-        throw AccelError.usage("unknown metric \"\(pieces[0])\"; gates take \(metrics.joined(separator: ", "))")
+        throw AccelError.usage(
+          "unknown metric \"\(pieces[0])\"; gates take \(metrics.joined(separator: ", "))")
       }
       let range = Self.range(of: pieces[0])
       guard range.contains(value) else {
@@ -157,41 +172,51 @@ public struct Gate: Sendable, Equatable {
   /// The values a metric can take: precision, recall and F1 are fractions, the others are rates
   /// and times.
   public static func range(of metric: String) -> ClosedRange<Double> {
-    ["precision", "recall", "f1"].contains(metric) ? 0...1 : 0...Double.infinity
+    ["precision", "recall", "f1"].contains(metric) || metric.hasSuffix("_precision")
+      || metric.hasSuffix("_recall")
+      || metric.contains("_f1") ? 0...1 : 0...Double.infinity
   }
 
   /// Both kinds of gates together: refuses a metric gated twice the same way, and a lower bound
   /// above the upper bound of the same metric (no value could pass).
   public static func parse(failUnder: String?, failOver: String?) throws -> [Gate] {
-    let under = try parse(failUnder, kind: .under), over = try parse(failOver, kind: .over)
+    let under = try parse(failUnder, kind: .under)
+    let over = try parse(failOver, kind: .over)
     for list in [under, over] {
       var seen: Set<String> = []
       for gate in list where !seen.insert(gate.metric).inserted {
-        throw AccelError.usage("\(gate.metric) is gated twice by \(gate.kind == .under ? "--fail-under" : "--fail-over")")
+        throw AccelError.usage(
+          "\(gate.metric) is gated twice by \(gate.kind == .under ? "--fail-under" : "--fail-over")")
       }
     }
     for low in under {
       for high in over where high.metric == low.metric && low.limit > high.limit {
         throw AccelError.usage(
-          "--fail-under \(low.metric)=\(formatNumber(low.limit)) and --fail-over \(high.metric)=\(formatNumber(high.limit)) contradict each other: no value passes both")
+          "--fail-under \(low.metric)=\(formatNumber(low.limit)) and --fail-over \(high.metric)=\(formatNumber(high.limit)) contradict each other: no value passes both"
+        )
       }
     }
     return under + over
   }
 
   /// Every gate checked on every setting in `indices` (indices into the report), in that order.
-  public static func outcomes(_ gates: [Gate], report: EvaluationReport, settings indices: [Int]) -> [GateOutcome] {
+  public static func outcomes(_ gates: [Gate], report: EvaluationReport, settings indices: [Int])
+    -> [GateOutcome]
+  {
     indices.flatMap { i in
       gates.compactMap { gate -> GateOutcome? in
-        guard let v = EvaluationReport.value(gate.metric, report.summary[i]) else { return nil }
-        let passed = gate.kind == .under ? !(v < gate.limit) : !(v > gate.limit)
-        return GateOutcome(setting: i, gate: gate, value: v, passed: passed)
+        // An undefined value (no detections for a precision, no annotations for a recall) fails:
+        // a gate that cannot be checked must not pass unseen.
+        let v = EvaluationReport.value(gate.metric, report.summary[i]) ?? .nan
+        let passed = v.isNaN ? false : gate.kind == .under ? !(v < gate.limit) : !(v > gate.limit)
+        return Optional(GateOutcome(setting: i, gate: gate, value: v, passed: passed))
       }
     }
   }
 
   /// The failures of `settings` (indices into the report) against `gates`, one line each.
-  public static func failures(_ gates: [Gate], report: EvaluationReport, settings indices: [Int]) -> [String] {
+  public static func failures(_ gates: [Gate], report: EvaluationReport, settings indices: [Int]) -> [String]
+  {
     outcomes(gates, report: report, settings: indices).filter { !$0.passed }.map { $0.message(report) }
   }
 
@@ -210,7 +235,12 @@ public struct GateOutcome: Sendable {
 
   /// The one-line reason of a failure (the value to 4 significant digits).
   public func message(_ report: EvaluationReport) -> String {
-    "\(report.settings[setting]): \(gate.metric) \(cFormat("%.4g", value)) is \(gate.kind == .under ? "under" : "over") \(formatNumber(gate.limit))"
+    if value.isNaN {
+      return
+        "\(report.settings[setting]): \(gate.metric) is undefined (nothing detected or nothing annotated)"
+    }
+    return
+      "\(report.settings[setting]): \(gate.metric) \(cFormat("%.4g", value)) is \(gate.kind == .under ? "under" : "over") \(formatNumber(gate.limit))"
   }
 }
 
@@ -229,7 +259,9 @@ public struct EvaluationJob: Sendable {
     dataset: String, labels: String?, options: TraceReadOptions, allowOutsidePaths: Bool = false
   ) throws -> [EvaluationJob] {
     if let labels {
-      return [EvaluationJob(trace: dataset, events: labels, readSettings: try options.settings(), location: nil)]
+      return [
+        EvaluationJob(trace: dataset, events: labels, readSettings: try options.settings(), location: nil)
+      ]
     }
     let entries = try Manifest.read(dataset: dataset, allowOutsidePaths: allowOutsidePaths)
     let manifestPath = dataset.hasSuffix(".csv") ? dataset : dataset + "/manifest.csv"
@@ -249,7 +281,9 @@ public struct EvaluationJob: Sendable {
         s.units = v
       }
       if let c = entry.convention {
-        guard let v = AxisConvention(rawValue: c) else { throw AccelError.data(location, "unknown convention \"\(c)\"") }
+        guard let v = AxisConvention(rawValue: c) else {
+          throw AccelError.data(location, "unknown convention \"\(c)\"")
+        }
         s.convention = v
       }
       return EvaluationJob(trace: entry.trace, events: entry.events, readSettings: s, location: location)
@@ -273,32 +307,45 @@ extension EvaluationReport {
   /// index.html: the summary table, the precision/recall curve (with a sweep) and, per rule, one
   /// example trace with its annotations and that rule's detections.
   public func indexHTML(
-    dataset: String, jobs: [EvaluationJob], annotations: [[LabeledInterval]], label: String?, tolerance: Double
+    dataset: String, jobs: [EvaluationJob], annotations: [[LabeledInterval]], label: String?,
+    tolerance: Double
   ) throws -> String {
     var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>accelkit evaluation</title>\n"
-    html += "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:nth-child(2),td:nth-child(3){text-align:left}</style>\n"
+    html +=
+      "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}td:nth-child(2),td:nth-child(3){text-align:left}</style>\n"
     let labelText = label.map { "label \"\(escapeXML($0))\"" } ?? "each rule's own label"
-    html += "</head><body>\n<h1>accelkit evaluation</h1>\n<p>\(escapeXML(dataset)): \(traces.count) traces, \(labelText), tolerance \(formatNumber(tolerance)) s.</p>\n"
-    html += "<h2>Summary</h2>\n<p>Ranked by F1, then fewer false alarms per hour.</p>\n<table>\n<tr><th>rank</th><th>rule</th><th>params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>median onset error (s)</th><th>median delay (s)</th><th>false alarms / h</th></tr>\n"
+    html +=
+      "</head><body>\n<h1>accelkit evaluation</h1>\n<p>\(escapeXML(dataset)): \(traces.count) traces, \(labelText), tolerance \(formatNumber(tolerance)) s.</p>\n"
+    html +=
+      "<h2>Summary</h2>\n<p>Ranked by F1, then fewer false alarms per hour.</p>\n<table>\n<tr><th>rank</th><th>rule</th><th>params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>median onset error (s)</th><th>median delay (s)</th><th>false alarms / h</th></tr>\n"
     func f(_ v: Double?) -> String { v.map { cFormat("%.3f", $0) } ?? "" }
     for (rank, i) in ranking().enumerated() {
       let s = settings[i]
       let m = summary[i]
-      html += "<tr><td>\(rank + 1)</td><td>\(s.rule)</td><td>\(escapeXML(s.parameterText.isEmpty ? "defaults" : s.parameterText))</td><td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td><td>\(f(m.f1))</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td><td>\(f(m.falseAlarmsPerHour))</td></tr>\n"
+      html +=
+        "<tr><td>\(rank + 1)</td><td>\(s.rule)</td><td>\(escapeXML(s.parameterText.isEmpty ? "defaults" : s.parameterText))</td><td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td><td>\(f(m.f1))</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td><td>\(f(m.falseAlarmsPerHour))</td></tr>\n"
     }
     html += "</table>\n"
     // Precision against recall: a curve per rule with --sweep, a point per rule without.
     let rows = settings.enumerated().map { i, s in
-      (rule: s.rule, params: s.parameterText, precision: summary[i].precision, recall: summary[i].recall, f1: summary[i].f1)
+      (
+        rule: s.rule, params: s.parameterText, precision: summary[i].precision, recall: summary[i].recall,
+        f1: summary[i].f1
+      )
     }
-    html += "<h2>Precision and recall</h2>\n" + Plots.precisionRecall(rows: rows, title: sweeping ? "precision / recall per setting" : "precision / recall per rule")
+    html +=
+      "<h2>Precision and recall</h2>\n"
+      + Plots.precisionRecall(
+        rows: rows, title: sweeping ? "precision / recall per setting" : "precision / recall per rule")
     html += "<h2>Examples</h2>\n"
     var shown: Set<String> = []
     for (i, s) in settings.enumerated() where !shown.contains(s.rule) {
       let wanted = label ?? s.labels[0]
       // The first trace where this rule detected something and there is something to find.
       guard
-        let k = traces.indices.first(where: { !traces[$0].detections[i].isEmpty && annotations[$0].contains { $0.label == wanted } })
+        let k = traces.indices.first(where: {
+          !traces[$0].detections[i].isEmpty && annotations[$0].contains { $0.label == wanted }
+        })
           ?? traces.indices.first(where: { !traces[$0].detections[i].isEmpty })
       else { continue }
       shown.insert(s.rule)
@@ -309,9 +356,12 @@ extension EvaluationReport {
           Plots.addTrace(t: block.t[j], x: block.x[j], y: block.y[j], z: block.z[j], to: &envelope)
         }
       }
-      let truth = annotations[k].filter { $0.label == wanted }.map { PlotEvent(start: $0.start, end: $0.end, label: $0.label) }
+      let truth = annotations[k].filter { $0.label == wanted }.map {
+        PlotEvent(start: $0.start, end: $0.end, label: $0.label)
+      }
       let detections = traces[k].detections[i].map { d in
-        PlotEvent(start: d.detection.start, end: d.detection.end, label: d.match == nil ? "false alarm" : "detected")
+        PlotEvent(
+          start: d.detection.start, end: d.detection.end, label: d.match == nil ? "false alarm" : "detected")
       }
       html += "<h3>\(s.rule) on \(escapeXML(traces[k].name))</h3>\n"
       html += Plots.trace(

@@ -18,11 +18,19 @@ public struct EvaluationReport {
     summary = settings.indices.map { i in traces.reduce(Metrics()) { $0 + $1.metrics[i] } }
   }
 
-  static let metricColumns = [
-    "tp", "fp", "fn", "precision", "recall", "f1", "mean_onset_error_s", "median_onset_error_s",
-    "median_delay_s",
-    "false_alarms_per_hour", "duration_s",
-  ]
+  static let metricColumns =
+    [
+      "tp", "fp", "fn", "precision", "recall", "f1", "mean_onset_error_s", "median_onset_error_s",
+      "median_delay_s",
+      "false_alarms_per_hour", "duration_s",
+    ] + standardColumns
+
+  /// The sed_eval figures: event-based (onset; onset and offset) and segment-based precision,
+  /// recall, F1 and error rate over all traces (micro), and F1 averaged over traces (macro).
+  public static let standardColumns =
+    ["event_onset", "event_onset_offset", "segment"].flatMap { kind in
+      ["precision", "recall", "f1", "error_rate"].map { "\(kind)_\($0)" }
+    } + ["event_onset_f1_macro", "event_onset_offset_f1_macro", "segment_f1_macro"]
 
   /// A metric by its column name.
   public static func value(_ name: String, _ m: Metrics) -> Double? {
@@ -38,14 +46,45 @@ public struct EvaluationReport {
     case "median_delay_s": m.medianDelay
     case "false_alarms_per_hour": m.falseAlarmsPerHour
     case "duration_s": m.duration
-    default: nil
+    case "event_onset_f1_macro": m.macroF1(0)
+    case "event_onset_offset_f1_macro": m.macroF1(1)
+    case "segment_f1_macro": m.macroF1(2)
+    default: standardValue(name, m.standard)
     }
   }
 
-  static func fields(_ m: Metrics) -> [String] {
+  static func standardValue(_ name: String, _ s: StandardCounts) -> Double? {
+    let counts: DetectionCounts
+    let figure: Substring
+    if name.hasPrefix("event_onset_offset_") {
+      counts = s.onsetOffset
+      figure = name.dropFirst("event_onset_offset_".count)
+    } else if name.hasPrefix("event_onset_") {
+      counts = s.onset
+      figure = name.dropFirst("event_onset_".count)
+    } else if name.hasPrefix("segment_") {
+      counts = s.segments
+      figure = name.dropFirst("segment_".count)
+    } else {
+      return nil
+    }
+    switch figure {
+    case "precision": return counts.precision
+    case "recall": return counts.recall
+    case "f1": return counts.f1
+    case "error_rate": return counts.errorRate
+    default: return nil
+    }
+  }
+
+  /// The metric columns as text: counts as integers, the rest rounded to 12 significant digits
+  /// (sums over traces then read the same whatever their order), or exact with `exactDuration`
+  /// (one trace's duration, from which its segments are counted).
+  static func fields(_ m: Metrics, exactDuration: Bool = false) -> [String] {
     metricColumns.map { name in
       guard let v = value(name, m) else { return "" }
       if ["tp", "fp", "fn"].contains(name) { return String(Int(v)) }
+      if exactDuration && name == "duration_s" { return formatNumber(v) }
       return formatNumber(rounded(v))
     }
   }
@@ -78,11 +117,12 @@ public struct EvaluationReport {
   }
 
   public func perTraceCSV() -> String {
-    var text = (["trace", "rule", "params"] + Self.metricColumns).joined(separator: ",") + "\n"
+    var text = (["trace", "rule", "params", "start_s"] + Self.metricColumns).joined(separator: ",") + "\n"
     for t in traces {
       for (i, s) in settings.enumerated() {
         text +=
-          ([csvQuote(t.name), s.rule, csvQuote(s.parameterText)] + Self.fields(t.metrics[i])).joined(
+          ([csvQuote(t.name), s.rule, csvQuote(s.parameterText), formatNumber(t.start)]
+          + Self.fields(t.metrics[i], exactDuration: true)).joined(
             separator: ",") + "\n"
       }
     }

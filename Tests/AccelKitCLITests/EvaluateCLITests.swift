@@ -165,3 +165,37 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     }
   }
 }
+
+@Suite struct StandardMetricsCLITests {
+  /// What `accelkit evaluate datasets/test --json` reports for every rule equals what sed_eval
+  /// computes from the same detections (the fixture's test-set cases; regenerate it with
+  /// scripts/make_sed_eval_references.py when a rule's detections change).
+  @Test func theTestSetAgreesWithSedEvalForEveryRule() throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture("sed_eval/references.json")))
+    let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let cases = (document["cases"] as! [[String: Any]]).filter { ($0["name"] as! String).hasPrefix("datasets/test ") }
+    let json = Paths.temporaryDirectory() + "/results.json"
+    let result = try accelkit(
+      ["evaluate", Paths.packageRoot + "/datasets/test", "--json", json, "--format", "csv"])
+    #expect(result.status == 0)
+    let results = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+    let settings = results["settings"] as! [[String: Any]]
+    #expect(cases.count == settings.count && cases.count >= 4)
+    for c in cases {
+      let rule = c["rule"] as! String
+      let setting = try #require(settings.first { $0["rule"] as? String == rule }, "\(rule)")
+      let metrics = setting["metrics"] as! [String: Any]
+      let overall = c["overall"] as! [String: Any]
+      for (name, reference) in overall {
+        let ours = metrics[name] as? Double
+        let theirs = reference as? Double
+        if let ours, let theirs {
+          #expect(abs(ours - theirs) <= 1e-12 * max(1, abs(theirs)), "\(rule) \(name): \(ours) vs \(theirs)")
+        } else {
+          #expect(ours == nil && theirs == nil, "\(rule) \(name): \(String(describing: ours)) vs \(String(describing: theirs))")
+        }
+      }
+    }
+  }
+}

@@ -27,7 +27,11 @@ struct Evaluate: ParsableCommand {
 
       Metrics: tp, fp, fn, precision (1 with no detections), recall (1 with no annotations), f1, \
       mean and median onset error |detection start - annotation start|, median delay \
-      (reported - annotation start), false alarms per hour, duration. --fail-under and \
+      (reported - annotation start), false alarms per hour, duration. Beside them the standard \
+      sound-event-detection metrics, as the sed_eval package computes them: event_onset_*, \
+      event_onset_offset_* (--collar, --offset-fraction) and segment_* (--segment) precision, \
+      recall, f1 and error_rate over all traces, and *_f1_macro (the mean over traces); \
+      undefined values are empty. docs/METRICS.md defines each one. --fail-under and \
       --fail-over gate every evaluated setting (with --sweep, the best-F1 setting of each rule) \
       and exit 1 with a one-line reason after the reports are written.
 
@@ -157,7 +161,7 @@ struct Evaluate: ParsableCommand {
     let evaluations = try Evaluator.evaluate(
       jobs: jobs, annotations: annotations, settings: settings, label: matching.label,
       tolerance: matching.tolerance,
-      includeCancelled: includeCancelled, parallelism: matching.jobs)
+      includeCancelled: includeCancelled, criteria: matching.criteria, parallelism: matching.jobs)
     let report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
     var failures: [String] = []
     var changes: [String] = []

@@ -136,7 +136,7 @@ struct Tune: ParsableCommand {
       try Evaluator.evaluate(
         jobs: jobs, annotations: annotations, settings: batch, label: matching.label,
         tolerance: matching.tolerance,
-        includeCancelled: false, parallelism: matching.jobs
+        includeCancelled: false, criteria: matching.criteria, parallelism: matching.jobs
       ).map(\.metrics)
     }
 

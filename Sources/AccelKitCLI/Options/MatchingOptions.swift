@@ -1,3 +1,4 @@
+import AccelEvaluation
 import ArgumentParser
 
 /// How detections are matched with annotations, and how a dataset is read: shared by evaluate
@@ -13,6 +14,25 @@ struct MatchingOptions: ParsableArguments {
     help: ArgumentHelp("Widen both intervals by this much before testing overlap.", valueName: "seconds"))
   var tolerance: Double = 0.25
 
+  @Option(
+    help: ArgumentHelp(
+      "The standard (sed_eval) event-based metrics: onsets may differ by this much (and offsets by at least this much).",
+      valueName: "seconds"))
+  var collar: Double = 0.2
+
+  @Option(
+    help: ArgumentHelp(
+      "The standard onset+offset metrics: offsets may differ by this fraction of the annotation's length (when more than the collar).",
+      valueName: "fraction"))
+  var offsetFraction: Double = 0.5
+
+  @Option(help: ArgumentHelp("The segment length of the segment-based metrics.", valueName: "seconds"))
+  var segment: Double = 1
+
+  var criteria: StandardCriteria {
+    StandardCriteria(collar: collar, offsetFraction: offsetFraction, segment: segment)
+  }
+
   @Flag(help: "Let the manifest name files outside the dataset folder (absolute paths, ../).")
   var allowOutsidePaths = false
 
@@ -22,6 +42,15 @@ struct MatchingOptions: ParsableArguments {
   func validate() throws {
     if !(tolerance >= 0 && tolerance.isFinite) {
       throw ValidationError("--tolerance must be at least 0 s, got \(tolerance)")
+    }
+    if !(collar >= 0 && collar.isFinite) {
+      throw ValidationError("--collar must be at least 0 s, got \(collar)")
+    }
+    if !(offsetFraction >= 0 && offsetFraction.isFinite) {
+      throw ValidationError("--offset-fraction must be at least 0, got \(offsetFraction)")
+    }
+    if !(segment > 0 && segment.isFinite) {
+      throw ValidationError("--segment must be more than 0 s, got \(segment)")
     }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
   }
