@@ -55,14 +55,19 @@ public enum EventsFile {
     return text
   }
 
+  /// Reads an annotation file in any supported format, recognised from its content.
   public static func read(path: String) throws -> [LabeledInterval] {
-    let bytes = try ByteInput.readAll(path: path)
+    try read(path: path, options: AnnotationReadOptions())
+  }
+
+  /// The events CSV (`start,end,label`), or, with `audacity`, an Audacity label track.
+  static func read(bytes: [UInt8], path: String, audacity: Bool) throws -> [LabeledInterval] {
     let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     guard let headerLine = lines.first(where: { !$0.allSatisfy(CSVDialect.isBlank) }) else {
       throw AccelError.data(
         DataLocation(file: path), "the events file is empty", hint: "it needs a header start,end,label")
     }
-    if let audacity = try audacityLabels(lines: lines, path: path) { return audacity }
+    if audacity, let labels = try audacityLabels(lines: lines, path: path) { return labels }
     let delimiter = CSVDialect.detectDelimiter(in: headerLine)
     let header = CSVDialect.split(headerLine, delimiter: delimiter).map { $0.lowercased() }
     guard let si = header.firstIndex(of: "start"), let ei = header.firstIndex(of: "end"),

@@ -291,9 +291,9 @@ public struct EvaluationJob: Sendable {
   }
 
   /// The annotations of this job; errors in the events file are reported with the manifest row.
-  public func annotations() throws -> [LabeledInterval] {
+  public func annotations(_ options: AnnotationReadOptions = .init()) throws -> [LabeledInterval] {
     do {
-      return try EventsFile.read(path: events)
+      return try EventsFile.read(path: events, options: options, trace: trace)
     } catch let error as AccelError {
       if let location, case .data(let inner, let text, let hint) = error {
         throw AccelError.data(location, "\(inner.description): \(text)", hint: hint)

@@ -144,7 +144,8 @@ struct Evaluate: ParsableCommand {
     // refused as an output instead of being replaced before the comparison.
     let baseline = try self.baseline.map { try EvaluationBaseline(path: $0) }
     try RunFiles.reserveOutputs([junit, jsonFile].compactMap { $0 })
-    let annotations = try jobs.map { try $0.annotations() }
+    let annotationOptions = try matching.annotationOptions()
+    let annotations = try jobs.map { try $0.annotations(annotationOptions) }
     let annotated = Set(annotations.flatMap { $0.map(\.label) })
     let fromFile = try paramsFile.map { try ParameterFile.read(path: $0) } ?? []
     let fileRules = Array(Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) }))

@@ -131,7 +131,8 @@ struct Tune: ParsableCommand {
       try EvaluationJob.jobs(
         dataset: $0, labels: nil, options: options, allowOutsidePaths: matching.allowOutsidePaths)
     }
-    let annotations = try jobs.map { try $0.annotations() }
+    let annotationOptions = try matching.annotationOptions()
+    let annotations = try jobs.map { try $0.annotations(annotationOptions) }
     let result = try Tuner.run(settings, traceCount: jobs.count) { batch in
       try Evaluator.evaluate(
         jobs: jobs, annotations: annotations, settings: batch, label: matching.label,

@@ -29,6 +29,10 @@ struct MatchingOptions: ParsableArguments {
   @Option(help: ArgumentHelp("The segment length of the segment-based metrics.", valueName: "seconds"))
   var segment: Double = 1
 
+  @OptionGroup var annotations: AnnotationOptions
+
+  func annotationOptions() throws -> AnnotationReadOptions { try annotations.readOptions() }
+
   var criteria: StandardCriteria {
     StandardCriteria(collar: collar, offsetFraction: offsetFraction, segment: segment)
   }
