@@ -120,7 +120,7 @@ extension EventsFile {
   public static func fileAndTask(_ given: String) -> (path: String, task: String?) {
     guard let hash = given.lastIndex(of: "#"), given != "-" else { return (given, nil) }
     let path = String(given[..<hash])
-    func exists(_ p: String) -> Bool { (try? ByteInput(path: p)) != nil }
+    func exists(_ p: String) -> Bool { FileIdentity(path: p) != nil }
     guard !exists(given), exists(path) else { return (given, nil) }
     return (path, String(given[given.index(after: hash)...]))
   }

@@ -28,6 +28,7 @@ extension EvaluationReport {
     text += "  \"tool\": \"accelkit\",\n  \"version\": \(jsonString(run.version)),\n"
     text += "  \"command\": [" + run.command.map(jsonString).joined(separator: ", ") + "],\n"
     text += "  \"dataset\": \(jsonString(run.dataset)),\n  \"traces\": \(traces.count),\n"
+    text += "  \"dataset_sha256\": \(fingerprint.map { jsonString($0.hash) } ?? "null"),\n"
     text += "  \"duration_s\": \(number(summary.first?.duration)),\n"
     text +=
       "  \"tolerance_s\": \(number(run.tolerance)),\n  \"label\": \(run.label.map(jsonString) ?? "null"),\n"

@@ -10,6 +10,9 @@ public struct EvaluationReport {
   public let sweeping: Bool
   /// Metrics summed over traces, per setting.
   public let summary: [Metrics]
+  /// The dataset's content, when known: its hash is a column of summary.csv and its listing is
+  /// dataset.sha256.
+  public var fingerprint: DatasetFingerprint?
 
   public init(settings: [RuleSetting], traces: [TraceEvaluation], sweeping: Bool) {
     self.settings = settings
@@ -107,10 +110,13 @@ public struct EvaluationReport {
   }
 
   public func summaryCSV() -> String {
-    var text = (["rule", "params"] + Self.metricColumns + ["traces"]).joined(separator: ",") + "\n"
+    var text =
+      (["rule", "params"] + Self.metricColumns + ["traces", "dataset_sha256"]).joined(separator: ",") + "\n"
     for (i, s) in settings.enumerated() {
       text +=
-        ([s.rule, csvQuote(s.parameterText)] + Self.fields(summary[i]) + [String(traces.count)]).joined(
+        ([s.rule, csvQuote(s.parameterText)] + Self.fields(summary[i]) + [
+          String(traces.count), fingerprint?.hash ?? "",
+        ]).joined(
           separator: ",") + "\n"
     }
     return text
@@ -236,6 +242,7 @@ public struct EvaluationReport {
       ("summary.csv", summaryCSV()), ("per-trace.csv", perTraceCSV()), ("detections.csv", detectionsCSV()),
     ]
     if sweeping { files.append(("sweep.csv", sweepCSV())) }
+    if let fingerprint { files.append(("dataset.sha256", fingerprint.listing)) }
     return files
   }
 
@@ -250,61 +257,96 @@ public struct EvaluationReport {
       (files + more).map { (directory + "/" + $0.name, $0.text) } + elsewhere, inputs: inputs)
   }
 
+  /// Whether more of `metric` is better (precision, recall, F1) or less (rates, errors, delays).
+  public static func higherIsBetter(_ metric: String) -> Bool {
+    Gate.range(of: metric).upperBound == 1
+  }
+
   /// Compares with an earlier summary.csv: a line per setting whose metrics changed, and the
-  /// regressions (F1 down or false alarms per hour up). The baseline is read before any output is
-  /// written, so that one in the output directory is read, not replaced.
-  public func compare(with baseline: EvaluationBaseline) -> ([String], [String]) {
-    let old = baseline.metrics
-    let path = baseline.path
-    var changes: [String] = []
-    var regressions: [String] = []
+  /// regressions: F1 down, false alarms per hour up, and any of `gated` worse, each by more than
+  /// `tolerance`. A setting whose parameters the baseline did not run is compared with the rule's
+  /// row there (its best F1 after a sweep), and the change is said. With a `fingerprint`, a
+  /// dataset that changed since the baseline is reported in `datasetChanges`.
+  public func compare(
+    with baseline: EvaluationBaseline, gated: [String] = [], tolerance: Double = 0,
+    fingerprint: DatasetFingerprint? = nil
+  ) -> BaselineComparison {
+    var result = BaselineComparison()
+    let watched =
+      ["f1", "false_alarms_per_hour"] + gated.filter { $0 != "f1" && $0 != "false_alarms_per_hour" }
     for (i, s) in settings.enumerated() {
-      let key = s.rule + " " + s.parameterText
       let m = summary[i]
-      let f1: Double
-      let fa: Double
-      if let exact = old[key] {
-        (f1, fa) = exact
+      let old: EvaluationBaseline.Row
+      if let exact = baseline.rows.first(where: { $0.rule == s.rule && $0.params == s.parameterText }) {
+        old = exact
       } else if let other = baseline.rows.filter({ $0.rule == s.rule }).max(by: {
-        $0.f1 < $1.f1 || ($0.f1 == $1.f1 && $0.params > $1.params)
+        ($0.values["f1"] ?? -1) < ($1.values["f1"] ?? -1)
+          || (($0.values["f1"] ?? -1) == ($1.values["f1"] ?? -1) && $0.params > $1.params)
       }) {
-        // The rule's parameters changed since the baseline: compare with what the baseline ran
-        // (its best setting of the rule, when it swept), and say so: a change of parameters must
-        // not hide a regression.
-        (f1, fa) = (other.f1, other.falseAlarms)
-        changes.append(
+        old = other
+        result.changes.append(
           "\(s.rule): parameters changed from \(other.params.isEmpty ? "the defaults" : other.params) to \(s.parameterText.isEmpty ? "the defaults" : s.parameterText); compared with those"
         )
       } else {
-        changes.append("\(s): new (f1 \(formatNumber(Self.rounded(m.f1))))")
+        result.changes.append("\(s): new (f1 \(formatNumber(Self.rounded(m.f1))))")
         continue
       }
-      let newF1 = Self.rounded(m.f1)
-      let newFA = Self.rounded(m.falseAlarmsPerHour)
-      if newF1 != f1 || newFA != fa {
-        changes.append(
-          "\(s): f1 \(formatNumber(f1)) -> \(formatNumber(newF1)), false alarms/h \(formatNumber(fa)) -> \(formatNumber(newFA))"
-        )
+      var moved: [String] = []
+      for metric in watched {
+        guard let was = old.values[metric] else { continue }
+        let now = Self.value(metric, m).map(Self.rounded)
+        guard let now else {
+          if gated.contains(metric) {
+            result.regressions.append("\(s): \(metric) is now undefined (was \(formatNumber(was)))")
+          }
+          continue
+        }
+        if now != was { moved.append("\(metric) \(formatNumber(was)) -> \(formatNumber(now))") }
+        let worse =
+          Self.higherIsBetter(metric) ? now < was - tolerance - 1e-12 : now > was + tolerance + 1e-12
+        if worse {
+          result.regressions.append(
+            "\(s): \(metric) \(Self.higherIsBetter(metric) ? "fell" : "rose") from \(formatNumber(was)) to \(formatNumber(now))"
+          )
+        }
       }
-      if newF1 < f1 - 1e-12 {
-        regressions.append("\(s): f1 fell from \(formatNumber(f1)) to \(formatNumber(newF1))")
-      }
-      if newFA > fa + 1e-12 {
-        regressions.append(
-          "\(s): false alarms per hour rose from \(formatNumber(fa)) to \(formatNumber(newFA))")
-      }
+      if !moved.isEmpty { result.changes.append("\(s): " + moved.joined(separator: ", ")) }
     }
-    if changes.isEmpty { changes.append("no change from \(path)") }
-    return (changes, regressions)
+    if let fingerprint, let was = baseline.datasetHash, was != fingerprint.hash {
+      var what = baseline.fingerprint.map { fingerprint.differences(from: $0) } ?? []
+      if what.count > 8 { what = Array(what.prefix(8)) + ["..."] }
+      result.datasetChanges.append(
+        "the dataset differs from the baseline's (sha256 \(was.prefix(12)) -> \(fingerprint.hash.prefix(12)))"
+          + (what.isEmpty ? "" : ": " + what.joined(separator: ", ")))
+    }
+    if result.changes.isEmpty { result.changes.append("no change from \(baseline.path)") }
+    return result
   }
 }
 
-/// An earlier summary.csv: F1 and false alarms per hour by rule and parameters.
+/// What comparing with a baseline found.
+public struct BaselineComparison: Sendable {
+  /// One line per setting whose watched metrics changed (or whose parameters did).
+  public var changes: [String] = []
+  /// Metrics worse than the baseline's by more than the tolerance.
+  public var regressions: [String] = []
+  /// The dataset's content differs from the baseline's.
+  public var datasetChanges: [String] = []
+}
+
+/// An earlier summary.csv: every metric by rule and parameters, and the dataset's content hash
+/// (with the per-file listing, `dataset.sha256`, when it lies beside it).
 public struct EvaluationBaseline: Sendable {
+  public struct Row: Sendable {
+    public var rule: String
+    public var params: String
+    public var values: [String: Double]
+  }
+
   public let path: String
-  let metrics: [String: (Double, Double)]
-  /// Every row: rule, params, f1, false alarms per hour.
-  let rows: [(rule: String, params: String, f1: Double, falseAlarms: Double)]
+  public let rows: [Row]
+  public let datasetHash: String?
+  public let fingerprint: DatasetFingerprint?
 
   public init(path: String) throws {
     self.path = path
@@ -314,20 +356,29 @@ public struct EvaluationBaseline: Sendable {
     }
     guard let header = lines.first, let ri = header.firstIndex(of: "rule"),
       let pi = header.firstIndex(of: "params"),
-      let fi = header.firstIndex(of: "f1"), let ai = header.firstIndex(of: "false_alarms_per_hour")
+      header.contains("f1")
     else {
       throw AccelError.data(
-        DataLocation(file: path, line: 1),
-        "not an accelkit summary.csv (needs rule, params, f1, false_alarms_per_hour)")
+        DataLocation(file: path, line: 1), "not an accelkit summary.csv (needs rule, params, f1)")
     }
-    var metrics: [String: (Double, Double)] = [:]
-    var rows: [(rule: String, params: String, f1: Double, falseAlarms: Double)] = []
-    for row in lines.dropFirst() where row.count > max(ri, pi, fi, ai) {
-      metrics[row[ri] + " " + row[pi]] = (Double(row[fi]) ?? .nan, Double(row[ai]) ?? .nan)
-      rows.append((row[ri], row[pi], Double(row[fi]) ?? .nan, Double(row[ai]) ?? .nan))
+    let hi = header.firstIndex(of: "dataset_sha256")
+    var rows: [Row] = []
+    var hash: String?
+    for row in lines.dropFirst() where row.count > max(ri, pi) {
+      var values: [String: Double] = [:]
+      for (k, name) in header.enumerated()
+      where k < row.count && EvaluationReport.metricColumns.contains(name) {
+        if let v = Double(row[k]) { values[name] = v }
+      }
+      rows.append(Row(rule: row[ri], params: row[pi], values: values))
+      if let hi, hi < row.count, !row[hi].isEmpty { hash = row[hi] }
     }
-    self.metrics = metrics
     self.rows = rows
+    datasetHash = hash
+    let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    fingerprint = (try? ByteInput.readAll(path: folder + "/dataset.sha256")).map {
+      DatasetFingerprint(listing: String(decoding: $0, as: UTF8.self))
+    }
   }
 }
 

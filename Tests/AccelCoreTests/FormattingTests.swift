@@ -30,10 +30,38 @@ import Testing
 @Suite struct QuotedFieldTests {
   @Test func fieldsAreQuotedBoundedAndPrintable() {
     #expect(quotedField("n/a") == "\"n/a\"")
-    #expect(quotedField(String(repeating: "a", count: 40)) == "\"" + String(repeating: "a", count: 32) + "...\"")
+    #expect(
+      quotedField(String(repeating: "a", count: 40)) == "\"" + String(repeating: "a", count: 32) + "...\"")
     #expect(quotedField("a\u{1}b\nc") == "\"a?b?c\"")
     #expect(quotedField(String(decoding: [0x61, 0xff, 0x62] as [UInt8], as: UTF8.self)) == "\"a?b\"")
     #expect(quotedFields(["t", "x"]) == "\"t\", \"x\"")
     #expect(quotedFields((0..<14).map(String.init)).hasSuffix("\"11\" and 2 more"))
+  }
+}
+
+@Suite struct SHA256Tests {
+  func digest(_ bytes: [UInt8], chunk: Int) -> String {
+    var h = SHA256()
+    var i = 0
+    while i < bytes.count {
+      let n = min(chunk, bytes.count - i)
+      bytes[i..<i + n].withUnsafeBytes { h.update($0) }
+      i += n
+    }
+    return h.hexDigest()
+  }
+
+  @Test func knownVectorsInAnyChunking() {
+    #expect(digest([], chunk: 1) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(
+      digest(Array("abc".utf8), chunk: 1)
+        == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    let two = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+    for chunk in [1, 7, 55, 56, 64, 1000] {
+      #expect(digest(two, chunk: chunk) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+    let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+    #expect(
+      digest(million, chunk: 4099) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 }

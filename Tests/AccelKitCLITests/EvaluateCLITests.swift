@@ -276,7 +276,12 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
       let dataset = makeDataset(events: events)
       let result = try accelkit(["evaluate", dataset, "--rule", "three-peak", "--format", "csv"])
       #expect(result.status == 0, "\(result.stderr)")
-      summaries.append(result.stdout)
+      // The same figures; only the dataset's hash (last column) differs.
+      summaries.append(
+        result.stdout.split(separator: "\n").map {
+          $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",")
+        }
+        .joined(separator: "\n"))
     }
     #expect(Set(summaries).count == 1 && summaries[0].contains("\nthree-peak,,1,0,0,"))
     // Mapped columns in milliseconds, given to evaluate.
@@ -286,7 +291,11 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
       "evaluate", mapped, "--rule", "three-peak", "--format", "csv", "--label-columns",
       "start=onset,end=offset,label=what,unit=ms",
     ])
-    #expect(result.stdout == summaries[0], "\(result.stderr)")
+    #expect(
+      result.stdout.split(separator: "\n").map {
+        $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",")
+      }
+      .joined(separator: "\n") == summaries[0], "\(result.stderr)")
   }
 
   @Test func labelsConvertWritesEachFormatAndNeverItsInput() throws {
@@ -304,5 +313,55 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
         && String(decoding: readFile(dir + "/a.csv")!, as: UTF8.self).hasPrefix("start,end,label\n1.5"))
     let bad = try accelkit(["labels", "convert", dir + "/a.txt", "--labels-format", "label-studio"])
     #expect(bad.status == 65 && bad.stderr.contains("a.txt:1: not a Label Studio export"))
+  }
+}
+
+@Suite struct BaselineCLITests {
+  @Test func aChangedDatasetIsSeenAndStrictFailsOnIt() throws {
+    let dataset = makeDataset()
+    let out = Paths.temporaryDirectory()
+    #expect(
+      try accelkit(["evaluate", dataset, "--rule", "three-peak", "-o", out, "--format", "csv"]).status == 0)
+    let listing = String(decoding: readFile(out + "/dataset.sha256")!, as: UTF8.self)
+    #expect(
+      listing.split(separator: "\n").map { $0.dropFirst(66) } == [
+        "manifest.csv", "shake.csv", "shake.events.csv", "rest.csv", "rest.events.csv",
+      ])
+    let same = try accelkit([
+      "evaluate", dataset, "--rule", "three-peak", "--baseline", out + "/summary.csv", "--strict",
+    ])
+    #expect(same.status == 0 && !same.stderr.contains("differs"), "\(same.stderr)")
+    // The same results from a changed file: a warning naming it; an error with --strict.
+    writeFile(dataset + "/rest.csv", "t,x,y,z\n0,0,0,-1\n1,0,0,-1\n")
+    let warned = try accelkit([
+      "evaluate", dataset, "--rule", "three-peak", "--baseline", out + "/summary.csv",
+    ])
+    #expect(
+      warned.status == 0 && warned.stderr.contains("the dataset differs from the baseline's")
+        && warned.stderr.contains("rest.csv changed"), "\(warned.stderr)")
+    let strict = try accelkit([
+      "evaluate", dataset, "--rule", "three-peak", "--baseline", out + "/summary.csv", "--strict",
+    ])
+    #expect(strict.status == 1 && strict.stderr.contains("rest.csv changed"))
+    #expect(try accelkit(["evaluate", dataset, "--strict"]).status == 64)
+  }
+
+  @Test func gatedMetricsRegressBeyondTheTolerance() throws {
+    let dataset = makeDataset()
+    let out = Paths.temporaryDirectory()
+    #expect(
+      try accelkit(["evaluate", dataset, "--rule", "three-peak", "-o", out, "--format", "csv"]).status == 0)
+    // The shake annotated 0.3 s later: still found (F1 by overlap stays 1), but its onset is now
+    // outside the 0.2 s collar, so the onset F1 falls from 1 to 0.
+    writeFile(dataset + "/shake.events.csv", "start,end,label\n1.3,2.6,shake\n")
+    let base = [
+      "evaluate", dataset, "--rule", "three-peak", "--baseline", out + "/summary.csv", "--fail-on-regression",
+    ]
+    let ungated = try accelkit(base)
+    let gated = try accelkit(base + ["--fail-under", "event_onset_f1=0"])
+    let tolerated = try accelkit(base + ["--fail-under", "event_onset_f1=0", "--regression-tolerance", "1"])
+    #expect(ungated.status == 0, "\(ungated.stderr)")
+    #expect(gated.status == 1 && gated.stderr.contains("event_onset_f1 fell from 1 to 0"), "\(gated.stderr)")
+    #expect(tolerated.status == 0, "\(tolerated.stderr)")
   }
 }

@@ -180,7 +180,14 @@ import Testing
     if command.writesStdoutOnly {
       #expect(run.stdout.replacingOccurrences(of: "fifo/", with: "file/") == expected.stdout, "\(command)")
     } else if command.isEvaluate {
-      #expect(contents(output("a") + "/summary.csv") == contents(output("b") + "/summary.csv"), "\(command)")
+      // The same figures; the dataset's hash differs, as a FIFO's content cannot be hashed (read twice).
+      func figures(_ path: String) -> [String] {
+        String(decoding: contents(path) ?? [], as: UTF8.self).split(separator: "\n").map {
+          $0.split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",")
+        }
+      }
+      #expect(figures(output("a") + "/summary.csv") == figures(output("b") + "/summary.csv"), "\(command)")
+      #expect(contents(output("a") + "/summary.csv") != contents(output("b") + "/summary.csv"))
     } else if command.arguments.first != "plot" {  // the plot's title names the file
       #expect(contents(output("a")) == contents(output("b")), "\(command): FIFO and file outputs differ")
     }

@@ -97,8 +97,23 @@ struct Evaluate: ParsableCommand {
   @Option(help: ArgumentHelp("A previous summary.csv to compare with.", valueName: "summary.csv"))
   var baseline: String?
 
-  @Flag(help: "With --baseline: exit 1 when F1 drops or false alarms per hour rise for a setting.")
+  @Flag(
+    help:
+      "With --baseline: exit 1 when F1 drops, false alarms per hour rise, or a gated metric gets worse, by more than --regression-tolerance."
+  )
   var failOnRegression = false
+
+  @Option(
+    help: ArgumentHelp(
+      "With --fail-on-regression: the change a metric may make for the worse before it counts.",
+      valueName: "amount"))
+  var regressionTolerance: Double = 0
+
+  @Flag(
+    help:
+      "With --baseline: a dataset whose content differs from the baseline's is an error (exit 1), not a warning."
+  )
+  var strict = false
 
   @OptionGroup(title: "Matching") var matching: MatchingOptions
 
@@ -134,6 +149,10 @@ struct Evaluate: ParsableCommand {
         "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
     }
     if failOnRegression && baseline == nil { throw ValidationError("--fail-on-regression needs --baseline") }
+    if strict && baseline == nil { throw ValidationError("--strict needs --baseline") }
+    if !(regressionTolerance >= 0 && regressionTolerance.isFinite) {
+      throw ValidationError("--regression-tolerance must be at least 0, got \(regressionTolerance)")
+    }
   }
 
   func run() throws {
@@ -163,16 +182,24 @@ struct Evaluate: ParsableCommand {
       jobs: jobs, annotations: annotations, settings: settings, label: matching.label,
       tolerance: matching.tolerance,
       includeCancelled: includeCancelled, criteria: matching.criteria, parallelism: matching.jobs)
-    let report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
+    var report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
+    report.fingerprint = try DatasetFingerprint.of(dataset: dataset, jobs: jobs, parallelism: matching.jobs)
+    let gates = try Gate.parse(failUnder: failUnder, failOver: failOver)
     var failures: [String] = []
     var changes: [String] = []
     var regressions: [String] = []
     if let baseline {
-      (changes, regressions) = report.compare(with: baseline)
+      let comparison = report.compare(
+        with: baseline, gated: gates.map(\.metric), tolerance: regressionTolerance,
+        fingerprint: report.fingerprint)
+      changes = comparison.changes
+      regressions = comparison.regressions
       if failOnRegression { failures += regressions }
+      for line in comparison.datasetChanges {
+        if strict { failures.append(line) } else { Diagnostics.warning(line) }
+      }
     }
     let gated = plan.sweeping ? report.bestPerRule().map(\.1) : Array(settings.indices)
-    let gates = try Gate.parse(failUnder: failUnder, failOver: failOver)
     let outcomes = Gate.outcomes(gates, report: report, settings: gated)
     failures += outcomes.filter { !$0.passed }.map { $0.message(report) }
     let run = RunDescription(
