@@ -96,6 +96,7 @@ extension EvaluationReport {
     text += "      <property name=\"accelkit.version\" value=\"\(escapeXML(run.version))\"/>\n"
     text += "      <property name=\"command\" value=\"\(escapeXML(run.command.joined(separator: " ")))\"/>\n"
     text += "      <property name=\"traces\" value=\"\(traces.count)\"/>\n"
+    if let fingerprint { text += "      <property name=\"dataset.sha256\" value=\"\(fingerprint.hash)\"/>\n" }
     text += "    </properties>\n"
     text += cases.joined(separator: "\n") + "\n  </testsuite>\n</testsuites>\n"
     return text
