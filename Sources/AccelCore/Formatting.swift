@@ -14,7 +14,9 @@ public func cFormat(_ format: String, _ arguments: CVarArg...) -> String {
       withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
         let n = Int(vsnprintf(buffer.baseAddress!, capacity, format, list))
         guard n >= 0, n < capacity else { return (nil, n) }
-        return (String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n), as: UTF8.self), n)
+        return (
+          String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n), as: UTF8.self), n
+        )
       }
     }
     if let text { return text }
@@ -41,7 +43,8 @@ extension StringProtocol {
 /// A CSV field: quoted (with `""` escapes) when it holds a delimiter, a quote or a line break.
 public func csvField(_ text: String) -> String {
   if text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-    return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
+      + "\""
   }
   return text
 }
@@ -76,4 +79,41 @@ public func formatHz(_ value: Double) -> String {
   }
   if text.hasSuffix(".0") { text.removeLast(2) }
   return text
+}
+
+/// `value` to `digits` significant digits for tables people read: no trailing zeros, no exponent
+/// for values from 1e-4 up to 10^digits (whole numbers beyond that), "-" for nil and non-finite.
+public func formatSignificant(_ value: Double?, digits: Int) -> String {
+  guard let value, value.isFinite else { return "-" }
+  let d = max(1, min(17, digits))
+  if value == 0 { return "0" }
+  let magnitude = abs(value)
+  if magnitude >= pow10(d) { return formatNumber(value.rounded()) }
+  if magnitude < 1e-4 { return cFormat("%.\(d)g", value) }
+  // Fixed notation with the decimals the digits leave, trailing zeros dropped.
+  let exponent = Int((log10(magnitude)).rounded(.down))
+  let decimals = max(0, d - 1 - exponent)
+  var text = cFormat("%.\(decimals)f", value)
+  if text.contains(".") {
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+  }
+  return text == "-0" ? "0" : text
+}
+
+private func pow10(_ n: Int) -> Double {
+  var v = 1.0
+  for _ in 0..<n { v *= 10 }
+  return v
+}
+
+/// A duration for people: `42.5 s`, `5 min 3 s`, `2 h 5 min` (seconds below a minute to at most 3
+/// decimals).
+public func formatDuration(_ seconds: Double) -> String {
+  guard seconds.isFinite else { return "-" }
+  if abs(seconds) < 59.9995 { return formatSignificant((seconds * 1000).rounded() / 1000, digits: 6) + " s" }
+  let total = Int(seconds.rounded())
+  if total < 3600 { return "\(total / 60) min \(total % 60) s" }
+  let minutes = (total + 30) / 60
+  return "\(minutes / 60) h \(minutes % 60) min"
 }

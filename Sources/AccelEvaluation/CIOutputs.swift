@@ -116,12 +116,12 @@ extension EvaluationReport {
       + regressions.map { "::error title=accelkit regression::\(escape($0))" }
   }
 
-  /// A Markdown summary for `$GITHUB_STEP_SUMMARY`: the settings ranked, metrics to 4
+  /// A Markdown summary for `$GITHUB_STEP_SUMMARY`: the settings ranked, metrics to `precision`
   /// significant digits, and each gate's verdict.
   public func stepSummaryMarkdown(run: RunDescription, outcomes: [GateOutcome], regressions: [String])
     -> String
   {
-    func f(_ v: Double?) -> String { v.map { cFormat("%.4g", $0) } ?? "" }
+    func f(_ v: Double?) -> String { formatSignificant(v, digits: precision) }
     let passed = outcomes.allSatisfy(\.passed) && regressions.isEmpty
     var text = "### accelkit evaluate: \(passed ? "passed" : "failed")\n\n"
     let minutes = (summary.first?.duration ?? 0) / 60

@@ -318,7 +318,7 @@ extension EvaluationReport {
       "</head><body>\n<h1>accelkit evaluation</h1>\n<p>\(escapeXML(dataset)): \(traces.count) traces, \(labelText), tolerance \(formatNumber(tolerance)) s.</p>\n"
     html +=
       "<h2>Summary</h2>\n<p>Ranked by F1, then fewer false alarms per hour.</p>\n<table>\n<tr><th>rank</th><th>rule</th><th>params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>median onset error (s)</th><th>median delay (s)</th><th>false alarms / h</th></tr>\n"
-    func f(_ v: Double?) -> String { v.map { cFormat("%.3f", $0) } ?? "" }
+    func f(_ v: Double?) -> String { formatSignificant(v, digits: precision) }
     for (rank, i) in ranking().enumerated() {
       let s = settings[i]
       let m = summary[i]

@@ -13,6 +13,9 @@ public struct EvaluationReport {
   /// The dataset's content, when known: its hash is a column of summary.csv and its listing is
   /// dataset.sha256.
   public var fingerprint: DatasetFingerprint?
+  /// Significant digits of the numbers in tables people read (the table, the step summary, the
+  /// HTML); CSV and JSON keep full precision.
+  public var precision = 4
 
   public init(settings: [RuleSetting], traces: [TraceEvaluation], sweeping: Bool) {
     self.settings = settings
@@ -194,27 +197,28 @@ public struct EvaluationReport {
 
   public func table() -> String {
     var rows = [
-      ["rule", "params", "tp", "fp", "fn", "precision", "recall", "f1", "onset_med_s", "delay_med_s", "FA/h"]
+      [
+        "rule", "params", "tp", "fp", "fn", "precision", "recall", "f1", "onset_f1", "segment_f1",
+        "onset_med_s",
+        "delay_med_s", "FA/h",
+      ]
     ]
+    func f(_ v: Double?) -> String { formatSignificant(v, digits: precision) }
     for (i, s) in settings.enumerated() {
       let m = summary[i]
-      func f(_ v: Double?) -> String {
-        v.map { formatNumber((Self.rounded($0) * 1000).rounded() / 1000) } ?? "-"
-      }
       rows.append([
         s.rule, s.parameterText.isEmpty ? "defaults" : s.parameterText, "\(m.tp)", "\(m.fp)", "\(m.fn)",
-        f(m.precision), f(m.recall), f(m.f1), f(m.medianOnsetError), f(m.medianDelay),
-        f(m.falseAlarmsPerHour),
+        f(m.precision), f(m.recall), f(m.f1), f(m.standard.onset.f1), f(m.standard.segments.f1),
+        f(m.medianOnsetError), f(m.medianDelay), f(m.falseAlarmsPerHour),
       ])
     }
     let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max()! }
-    let hours = (summary.first?.duration ?? 0) / 3600
     var text =
       rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }
       .joined(separator: "\n")
-      + "\n\(traces.count) traces, \(formatNumber((hours * 1000).rounded() / 1000)) h\n"
+      + "\n\(traces.count) traces, \(formatDuration(summary.first?.duration ?? 0))\n"
     if settings.count > 1 && !sweeping {
-      let order = ranking().map { i in "\(settings[i]) (\(cFormat("%.3f", summary[i].f1)))" }
+      let order = ranking().map { i in "\(settings[i]) (\(f(summary[i].f1)))" }
       text += "ranked by F1, then fewer false alarms: " + order.joined(separator: ", ") + "\n"
     }
     return text

@@ -65,3 +65,27 @@ import Testing
       digest(million, chunk: 4099) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 }
+
+@Suite struct HumanNumberTests {
+  @Test func significantDigits() {
+    let cases: [(Double?, Int, String)] = [
+      (0.37872300000000003, 4, "0.3787"), (1, 4, "1"), (0, 4, "0"), (570.239, 4, "570.2"), (190.08, 2, "190"),
+      (12345.6, 4, "12346"), (0.000012345, 3, "1.23e-05"), (-0.04999, 2, "-0.05"), (nil, 4, "-"),
+      (.nan, 4, "-"),
+      (999.96, 4, "1000"), (0.1, 17, "0.10000000000000001"), (-0.00001, 1, "-1e-05"), (-0.0000, 3, "0"),
+    ]
+    for (v, d, expected) in cases {
+      #expect(formatSignificant(v, digits: d) == expected, "\(String(describing: v)) to \(d)")
+    }
+  }
+
+  @Test func durations() {
+    #expect(formatDuration(0) == "0 s")
+    #expect(formatDuration(42.5) == "42.5 s")
+    #expect(formatDuration(1.23456) == "1.235 s")
+    #expect(formatDuration(303) == "5 min 3 s")
+    #expect(formatDuration(359.9) == "6 min 0 s")
+    #expect(formatDuration(7500) == "2 h 5 min")
+    #expect(formatDuration(300_000) == "83 h 20 min")
+  }
+}

@@ -80,6 +80,12 @@ struct Evaluate: ParsableCommand {
   var format: Format?
 
   @Option(
+    help: ArgumentHelp(
+      "Significant digits of the numbers in the table, the step summary and index.html (CSV and JSON keep full precision).",
+      valueName: "digits"))
+  var precision = 4
+
+  @Option(
     help: ArgumentHelp("Fail (exit 1) when a metric is below: e.g. f1=0.9,recall=0.85.", valueName: "gates"))
   var failUnder: String?
 
@@ -149,6 +155,7 @@ struct Evaluate: ParsableCommand {
         "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
     }
     if failOnRegression && baseline == nil { throw ValidationError("--fail-on-regression needs --baseline") }
+    if !(1...17).contains(precision) { throw ValidationError("--precision takes 1 to 17 significant digits, got \(precision)") }
     if strict && baseline == nil { throw ValidationError("--strict needs --baseline") }
     if !(regressionTolerance >= 0 && regressionTolerance.isFinite) {
       throw ValidationError("--regression-tolerance must be at least 0, got \(regressionTolerance)")
@@ -183,6 +190,7 @@ struct Evaluate: ParsableCommand {
       tolerance: matching.tolerance,
       includeCancelled: includeCancelled, criteria: matching.criteria, parallelism: matching.jobs)
     var report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
+    report.precision = precision
     report.fingerprint = try DatasetFingerprint.of(dataset: dataset, jobs: jobs, parallelism: matching.jobs)
     let gates = try Gate.parse(failUnder: failUnder, failOver: failOver)
     var failures: [String] = []
