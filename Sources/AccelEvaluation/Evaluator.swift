@@ -8,6 +8,8 @@ public struct TraceEvaluation: Sendable {
   /// The time of the first sample, seconds.
   public var start: Double
   public var duration: Double
+  /// Samples read.
+  public var rows = 0
   public var metrics: [Metrics]
   /// Per setting: the counted detections with the annotation each matched.
   public var detections: [[(detection: LabeledInterval, match: LabeledInterval?)]]
@@ -18,16 +20,19 @@ public enum Evaluator {
   /// cores), in job order; the first failure is thrown.
   public static func evaluate(
     jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: [RuleSetting], label: String? = nil,
-    tolerance: Double, includeCancelled: Bool, criteria: StandardCriteria = .init(), parallelism: Int? = nil
+    tolerance: Double, includeCancelled: Bool, criteria: StandardCriteria = .init(), parallelism: Int? = nil,
+    traceDone: (@Sendable (_ rows: Int) -> Void)? = nil
   ) throws -> [TraceEvaluation] {
     let results = parallelMap(Array(jobs.indices), jobs: parallelism) { i in
-      Result {
+      let result = Result {
         try evaluate(
           trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i],
           settings: settings,
           label: label, tolerance: tolerance, includeCancelled: includeCancelled, criteria: criteria,
           location: jobs[i].location)
       }
+      traceDone?((try? result.get())?.rows ?? 0)
+      return result
     }
     return try results.map { try $0.get() }
   }
@@ -46,8 +51,10 @@ public enum Evaluator {
     var found = [[ShakeEvent]](repeating: [], count: settings.count)
     var t0: Double?
     var t1 = 0.0
+    var rows = 0
     while let block = try stream.next() {
       guard block.count > 0 else { continue }
+      rows += block.count
       if t0 == nil { t0 = block.t[0] }
       t1 = block.t[block.count - 1]
       for k in detectors.indices { found[k] += detectors[k].process(block) }
@@ -78,7 +85,8 @@ public enum Evaluator {
       detections.append(counted.enumerated().map { ($1, matches[$0].map { truth[$0] }) })
     }
     return TraceEvaluation(
-      name: stream.name, start: start, duration: duration, metrics: metrics, detections: detections)
+      name: stream.name, start: start, duration: duration, rows: rows, metrics: metrics,
+      detections: detections)
   }
 
 }

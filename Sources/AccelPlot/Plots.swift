@@ -1,9 +1,10 @@
+import AccelCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import AccelCore
 
 /// An event span to shade on a trace plot.
 public struct PlotEvent: Sendable {
@@ -20,10 +21,13 @@ public struct PlotEvent: Sendable {
 public enum Plots {
   /// Points of one series, thinned to at most two per pixel column (its minimum and maximum), so
   /// long traces give small files that keep every peak.
-  static func thin(_ points: [(t: Double, v: Double)], x: Scale, y: Scale, clamp: (Double) -> Double) -> [(Double, Double)] {
+  static func thin(_ points: [(t: Double, v: Double)], x: Scale, y: Scale, clamp: (Double) -> Double) -> [(
+    Double, Double
+  )] {
     var out: [(Double, Double)] = []
     var column = Int.min
-    var lo = (0.0, Double.infinity), hi = (0.0, -Double.infinity)
+    var lo = (0.0, Double.infinity)
+    var hi = (0.0, -Double.infinity)
     func flush() {
       guard column != Int.min else { return }
       if lo.0 <= hi.0 {
@@ -75,69 +79,90 @@ public enum Plots {
   }
 
   /// A trace plot from a `traceEnvelope()`.
-  public static func trace(envelope: Envelope, events: [[PlotEvent]], eventNames: [String], title: String) -> String {
+  public static func trace(
+    envelope: Envelope, events: [[PlotEvent]], eventNames: [String], title: String, width: Double = 900,
+    height: Double = 360
+  ) -> String {
     let range = envelope.valueRange ?? (0, 0)
-    let lo = min(-1.2, range.lo), hi = max(1.2, range.hi)
+    let lo = min(-1.2, range.lo)
+    let hi = max(1.2, range.hi)
     let times = envelope.timeRange ?? (0, 1)
-    var chart = Chart(x: (times.first, times.last), y: (lo, hi))
+    var chart = Chart(width: width, height: height, x: (times.first, times.last), y: (lo, hi))
     let colours = [Palette.truth, Palette.detection]
     for (k, set) in events.enumerated() {
       let half: Double = chart.plotHeight / 2
       let band: (Double, Double) = k == 0 ? (chart.top, half) : (chart.top + half, half)
       let full: (Double, Double) = events.count == 1 ? (chart.top, chart.plotHeight) : band
       for e in set {
-        let x0 = max(chart.left, chart.x(e.start)), x1 = min(chart.left + chart.plotWidth, chart.x(e.end))
+        let x0 = max(chart.left, chart.x(e.start))
+        let x1 = min(chart.left + chart.plotWidth, chart.x(e.end))
         guard x1 >= x0 else { continue }
         chart.svg.rect(x0, full.0, max(1, x1 - x0), full.1, fill: colours[k % 2], opacity: 0.18)
-        chart.svg.text(x0 + 2, full.0 + 11, e.label, size: 9, fill: colours[k % 2])
+        chart.svg.label(
+          x0 + 2, full.0 + 11, e.label, size: 9, fill: colours[k % 2], within: full.0...(full.0 + full.1))
       }
     }
-    chart.axes(xLabel: "time (s)", yLabel: "acceleration (g)", title: title)
+    var legend = [
+      ("x", Palette.axes[0]), ("y", Palette.axes[1]), ("z", Palette.axes[2]), ("|a|", Palette.axes[3]),
+    ]
+    for (k, name) in eventNames.enumerated() { legend.append((name, colours[k % 2])) }
+    chart.axes(
+      xLabel: "time (s)", yLabel: "acceleration (g)", title: title, legendWidth: Chart.legendWidth(legend))
     for k in 0..<4 {
       chart.svg.polyline(
-        thin(envelope.points(series: k), x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[k],
+        thin(envelope.points(series: k), x: chart.x, y: chart.y, clamp: chart.clampY),
+        stroke: Palette.axes[k],
         width: k == 3 ? 0.8 : 1)
     }
-    var legend = [("x", Palette.axes[0]), ("y", Palette.axes[1]), ("z", Palette.axes[2]), ("|a|", Palette.axes[3])]
-    for (k, name) in eventNames.enumerated() { legend.append((name, colours[k % 2])) }
     chart.legend(legend)
     return chart.svg.render(title: title)
   }
 
   /// Power spectra on a log scale with each series' dominant peak marked.
-  public static func spectrum(frequencies: [Double], series: [(String, [Double])], unit: String, title: String) -> String {
+  public static func spectrum(
+    frequencies: [Double], series: [(String, [Double])], unit: String, title: String
+  ) -> String {
     let values = series.flatMap { $0.1.dropFirst() }.filter { $0 > 0 && $0.isFinite }
-    let lo = values.min() ?? 1e-12, hi = values.max() ?? 1
+    let lo = values.min() ?? 1e-12
+    let hi = values.max() ?? 1
     var chart = Chart(x: (0, frequencies.last ?? 1), y: (lo, hi), logY: true)
-    chart.axes(xLabel: "frequency (Hz)", yLabel: unit, title: title)
-    var legend: [(String, String)] = []
-    for (k, (name, power)) in series.enumerated() {
+    let legend = series.enumerated().map { k, s in (s.0, Palette.axes[k % 4]) }
+    chart.axes(xLabel: "frequency (Hz)", yLabel: unit, title: title, legendWidth: Chart.legendWidth(legend))
+    for (k, (_, power)) in series.enumerated() {
       let colour = Palette.axes[k % 4]
-      let points = zip(frequencies, power).filter { $0.1 > 0 }.map { (chart.x($0.0), chart.clampY(chart.y($0.1))) }
-      chart.svg.polyline(points, stroke: colour)
-      if power.count > 1, let peak = power.indices.dropFirst().max(by: { power[$0] < power[$1] }), power[peak] > 0 {
-        let px = chart.x(frequencies[peak]), py = chart.clampY(chart.y(power[peak]))
-        chart.svg.circle(px, py, r: 3.5, fill: colour)
-        chart.svg.text(px + 5, py - 5, cFormat("%.3g Hz", frequencies[peak]), size: 9, fill: colour)
+      let points = zip(frequencies, power).filter { $0.1 > 0 }.map {
+        (chart.x($0.0), chart.clampY(chart.y($0.1)))
       }
-      legend.append((name, colour))
+      chart.svg.polyline(points, stroke: colour)
+      if power.count > 1, let peak = power.indices.dropFirst().max(by: { power[$0] < power[$1] }),
+        power[peak] > 0
+      {
+        let px = chart.x(frequencies[peak])
+        let py = chart.clampY(chart.y(power[peak]))
+        chart.svg.circle(px, py, r: 3.5, fill: colour)
+        chart.svg.label(px + 5, py - 5, cFormat("%.3g Hz", frequencies[peak]), size: 9, fill: colour)
+      }
     }
     chart.legend(legend)
     return chart.svg.render(title: title)
   }
 
   /// A heat map of power (log scale) over time and frequency, with a colour bar.
-  public static func spectrogram(times: [Double], frequencies: [Double], power: [[Double]], title: String) -> String {
+  public static func spectrogram(times: [Double], frequencies: [Double], power: [[Double]], title: String)
+    -> String
+  {
     var raster = SpectrogramRaster(frequencies: frequencies)
     for (t, p) in zip(times, power) { raster.add(time: t, power: p) }
     return spectrogram(raster, title: title)
   }
 
   /// A heat map of a `SpectrogramRaster` (at most its columns × rows cells, whatever the trace's
-  /// length).
-  public static func spectrogram(_ raster: SpectrogramRaster, title: String) -> String {
+  /// length), no grid over it, and a colour bar with a tick per decade of power (`unit`).
+  public static func spectrogram(_ raster: SpectrogramRaster, title: String, unit: String = "g²/Hz") -> String
+  {
     let cells = raster.cells
-    var lo = Double.infinity, hi = -Double.infinity
+    var lo = Double.infinity
+    var hi = -Double.infinity
     for cell in cells {
       for p in cell.power where p > 0 && p.isFinite {
         lo = min(lo, p)
@@ -148,51 +173,90 @@ public enum Plots {
     (lo, hi) = (log10(lo), log10(hi))
     let step = raster.frameStep ?? 1
     let binStep = raster.frequencies.count > 1 ? raster.frequencies[1] - raster.frequencies[0] : 1
-    let first = cells.first?.start ?? 0, last = cells.last?.end ?? 1
-    var chart = Chart(width: 900, height: 380, x: (first - step / 2, last + step / 2), y: (0, raster.frequencies.last ?? 1))
-    chart.svg = SVGDocument(width: 900, height: 380)
+    let first = cells.first?.start ?? 0
+    let last = cells.last?.end ?? 1
+    var chart = Chart(
+      width: 960, height: 380, x: (first - step / 2, last + step / 2), y: (0, raster.frequencies.last ?? 1),
+      right: 80)
     for cell in cells {
-      let x0 = chart.x(cell.start - step / 2), x1 = chart.x(cell.end + step / 2)
+      let x0 = chart.x(cell.start - step / 2)
+      let x1 = chart.x(cell.end + step / 2)
       for (r, p) in cell.power.enumerated() {
         let span = raster.rowSpan(r)
-        let y0 = chart.y(span.high + binStep / 2), y1 = chart.y(span.low - binStep / 2)
+        let y0 = chart.y(span.high + binStep / 2)
+        let y1 = chart.y(span.low - binStep / 2)
         let level = p > 0 ? (log10(p) - lo) / max(hi - lo, 1e-12) : 0
         chart.svg.rect(
-          x0, max(chart.top, y0), x1 - x0 + 0.3, min(chart.top + chart.plotHeight, y1) - max(chart.top, y0) + 0.3,
+          x0, max(chart.top, y0), x1 - x0 + 0.3,
+          min(chart.top + chart.plotHeight, y1) - max(chart.top, y0) + 0.3,
           fill: Palette.heat(level))
       }
     }
-    chart.axes(xLabel: "time (s)", yLabel: "frequency (Hz)", title: title)
-    // Colour bar.
-    let barX = chart.svg.width - 16
+    chart.axes(xLabel: "time (s)", yLabel: "frequency (Hz)", title: title, grid: false)
+    // Colour bar: the ramp, a tick and label per decade (at most 8 labels), the unit above.
+    let barX = chart.left + chart.plotWidth + 14
     for i in 0..<50 {
       let level = Double(i) / 49
       let y = chart.top + chart.plotHeight * (1 - level)
-      chart.svg.rect(barX, y - chart.plotHeight / 50, 10, chart.plotHeight / 50 + 0.5, fill: Palette.heat(level))
+      chart.svg.rect(
+        barX, y - chart.plotHeight / 50, 10, chart.plotHeight / 50 + 0.5, fill: Palette.heat(level))
     }
-    chart.svg.text(barX + 10, chart.top - 4, cFormat("1e%.0f", hi), size: 9, anchor: "end")
-    chart.svg.text(barX + 10, chart.top + chart.plotHeight + 12, cFormat("1e%.0f", lo), size: 9, anchor: "end")
+    chart.svg.rect(barX, chart.top, 10, chart.plotHeight, fill: "none", stroke: "#444")
+    let decades = Int(hi.rounded(.down)) - Int(lo.rounded(.up)) + 1
+    let every = max(1, (decades + 7) / 8)
+    if decades >= 1 {
+      for d in stride(from: Int(lo.rounded(.up)), through: Int(hi.rounded(.down)), by: every) {
+        let y = chart.top + chart.plotHeight * (1 - (Double(d) - lo) / max(hi - lo, 1e-12))
+        chart.svg.line(barX + 10, y, barX + 14, y, stroke: "#444")
+        chart.svg.text(barX + 16, y + 3, "1e\(d)", size: 9)
+      }
+    } else {
+      chart.svg.text(barX + 16, chart.top + 3, cFormat("%.2g", pow(10, hi)), size: 9)
+      chart.svg.text(barX + 16, chart.top + chart.plotHeight + 3, cFormat("%.2g", pow(10, lo)), size: 9)
+    }
+    chart.svg.text(barX + 5, chart.top - 6, unit, size: 9, anchor: "middle")
     return chart.svg.render(title: title)
   }
 
   /// Precision against recall per rule, the best-F1 setting marked.
-  public static func precisionRecall(rows: [(rule: String, params: String, precision: Double, recall: Double, f1: Double)], title: String) -> String {
+  public static func precisionRecall(
+    rows: [(rule: String, params: String, precision: Double, recall: Double, f1: Double)], title: String
+  ) -> String {
     var chart = Chart(width: 640, height: 480, x: (0, 1), y: (0, 1))
-    chart.axes(xLabel: "recall", yLabel: "precision", title: title)
-    var legend: [(String, String)] = []
     var rules: [String] = []
     for r in rows where !rules.contains(r.rule) { rules.append(r.rule) }
+    let legend = rules.enumerated().map { k, rule in (rule, Palette.rules[k % Palette.rules.count]) }
+    chart.axes(xLabel: "recall", yLabel: "precision", title: title, legendWidth: Chart.legendWidth(legend))
+    // Iso-F1 lines: the (recall, precision) pairs with F1 = f, p = f r / (2r - f) for r > f / 2.
+    for f in [0.2, 0.4, 0.6, 0.8] {
+      let points = stride(from: f / 2 + 0.005, through: 1, by: 0.005).compactMap { r -> (Double, Double)? in
+        let p = f * r / (2 * r - f)
+        return p <= 1 ? (chart.x(r), chart.y(p)) : nil
+      }
+      chart.svg.polyline(points, stroke: "#cccccc", width: 0.8)
+      chart.svg.label(
+        chart.x(1) - 3, chart.y(f / (2 - f)) - 3, "F1=\(formatNumber(f))", size: 8, anchor: "end",
+        fill: "#999999")
+    }
     for (k, rule) in rules.enumerated() {
       let colour = Palette.rules[k % Palette.rules.count]
-      let points = rows.filter { $0.rule == rule }.sorted { ($0.recall, $0.precision) < ($1.recall, $1.precision) }
-      chart.svg.polyline(points.map { (chart.x($0.recall), chart.y($0.precision)) }, stroke: colour, width: 1.5)
+      let points = rows.filter { $0.rule == rule }.sorted {
+        ($0.recall, $0.precision) < ($1.recall, $1.precision)
+      }
+      chart.svg.polyline(
+        points.map { (chart.x($0.recall), chart.y($0.precision)) }, stroke: colour, width: 1.5)
       for p in points { chart.svg.circle(chart.x(p.recall), chart.y(p.precision), r: 2.5, fill: colour) }
       if let best = points.max(by: { $0.f1 < $1.f1 }) {
-        let px = chart.x(best.recall), py = chart.y(best.precision)
+        let px = chart.x(best.recall)
+        let py = chart.y(best.precision)
         chart.svg.circle(px, py, r: 6, fill: colour)
-        chart.svg.text(px + 8, py + 4, "best F1 \(cFormat("%.3f", best.f1))\(best.params.isEmpty ? "" : " (\(best.params))")", size: 9, fill: colour)
+        let text =
+          "best F1 \(formatSignificant(best.f1, digits: 4))\(best.params.isEmpty ? "" : " (\(best.params))")"
+        // Labels of points near the right edge go to their left.
+        let anchor = px + 8 + Double(text.count) * 9 * 0.6 > chart.left + chart.plotWidth ? "end" : "start"
+        chart.svg.label(
+          anchor == "end" ? px - 8 : px + 8, py + 4, text, size: 9, anchor: anchor, fill: colour)
       }
-      legend.append((rule, colour))
     }
     chart.legend(legend)
     return chart.svg.render(title: title)
@@ -202,7 +266,8 @@ public enum Plots {
   /// front (no other trial has both more F1 and fewer false alarms) a line, the chosen trial
   /// marked.
   public static func pareto(
-    trials: [(falseAlarmsPerHour: Double, f1: Double)], front: [Int], chosen: Int, label: String, title: String
+    trials: [(falseAlarmsPerHour: Double, f1: Double)], front: [Int], chosen: Int, label: String,
+    title: String
   ) -> String {
     let highest = trials.map(\.falseAlarmsPerHour).filter(\.isFinite).max() ?? 1
     var chart = Chart(width: 640, height: 480, x: (0, max(1, highest * 1.05)), y: (0, 1))
@@ -224,15 +289,20 @@ public enum Plots {
 
   /// The orientation classes in the order of `orientationEnvelope()`'s categories.
   public static let orientationClasses = [
-    "portrait", "portrait-upside-down", "landscape-left", "landscape-right", "face-up", "face-down", "unknown",
+    "portrait", "portrait-upside-down", "landscape-left", "landscape-right", "face-up", "face-down",
+    "unknown",
   ]
 
   /// Roll and pitch (series 0 and 1) with the orientation class (a category of
   /// `orientationClasses`), gathered in bounded memory.
-  public static func orientationEnvelope() -> Envelope { Envelope(series: 2, categories: orientationClasses.count) }
+  public static func orientationEnvelope() -> Envelope {
+    Envelope(series: 2, categories: orientationClasses.count)
+  }
 
   /// Roll and pitch over time, with the orientation class as a band underneath.
-  public static func orientation(t: [Double], roll: [Double], pitch: [Double], classes: [String], title: String) -> String {
+  public static func orientation(
+    t: [Double], roll: [Double], pitch: [Double], classes: [String], title: String
+  ) -> String {
     let index = Dictionary(uniqueKeysWithValues: orientationClasses.enumerated().map { ($1, $0) })
     let envelope = Envelope(
       t: t, series: [roll, pitch], categories: classes.map { index[$0] ?? orientationClasses.count - 1 },
@@ -245,14 +315,19 @@ public enum Plots {
     let times = envelope.timeRange ?? (0, 1)
     var chart = Chart(width: 900, height: 380, x: (times.first, times.last), y: (-180, 180))
     chart.axes(xLabel: "time (s)", yLabel: "degrees", title: title)
-    chart.svg.polyline(thin(envelope.points(series: 0), x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[0])
-    chart.svg.polyline(thin(envelope.points(series: 1), x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[2])
+    chart.svg.polyline(
+      thin(envelope.points(series: 0), x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[0])
+    chart.svg.polyline(
+      thin(envelope.points(series: 1), x: chart.x, y: chart.y, clamp: chart.clampY), stroke: Palette.axes[2])
     // The class band: one rectangle per run of the same class.
     let bandY = chart.top + chart.plotHeight - 10
     let runs = envelope.categoryRuns()
     for run in runs {
-      let x0 = chart.x(run.start), x1 = chart.x(run.end)
-      chart.svg.rect(x0, bandY, max(0.5, x1 - x0), 10, fill: Palette.classes[orientationClasses[run.category]] ?? "#cccccc")
+      let x0 = chart.x(run.start)
+      let x1 = chart.x(run.end)
+      chart.svg.rect(
+        x0, bandY, max(0.5, x1 - x0), 10, fill: Palette.classes[orientationClasses[run.category]] ?? "#cccccc"
+      )
     }
     var legend = [("roll", Palette.axes[0]), ("pitch", Palette.axes[2])]
     for (k, name) in orientationClasses.enumerated() where runs.contains(where: { $0.category == k }) {
@@ -264,11 +339,14 @@ public enum Plots {
 
   /// A path drawn as plain SVG: the view, the path, marked points.
   public static func path(
-    width: Double, height: Double, points: [(x: Double, y: Double)], marks: [(x: Double, y: Double)], title: String
+    width: Double, height: Double, points: [(x: Double, y: Double)], marks: [(x: Double, y: Double)],
+    title: String
   ) -> String {
-    var text = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" viewBox=\"0 0 \(formatNumber(width)) \(formatNumber(height))\">\n"
+    var text =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" viewBox=\"0 0 \(formatNumber(width)) \(formatNumber(height))\">\n"
     text += "<title>\(escapeXML(title))</title>\n"
-    text += "<rect x=\"0\" y=\"0\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" fill=\"#ffffff\" stroke=\"#333333\"/>\n"
+    text +=
+      "<rect x=\"0\" y=\"0\" width=\"\(formatNumber(width))\" height=\"\(formatNumber(height))\" fill=\"#ffffff\" stroke=\"#333333\"/>\n"
     func r(_ v: Double) -> String { formatNumber((v * 100).rounded() / 100) }
     if !points.isEmpty {
       text += "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1\" points=\""

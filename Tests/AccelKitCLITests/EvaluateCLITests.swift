@@ -194,10 +194,14 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     let result = try accelkit(
       [], shell: "cd '\(Paths.packageRoot)' && ACCELKIT evaluate datasets/test -o '\(out)' --format csv")
     #expect(result.status == 0, "\(result.stderr)")
-    for name in ["summary.csv", "per-trace.csv", "detections.csv", "index.html"] {
-      let committed = readFile(Paths.packageRoot + "/notebooks-out/" + name)
+    // index.html states the command line and the date it was made: that paragraph aside, the same.
+    func withoutRun(_ bytes: [UInt8]?) -> String? {
+      bytes.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("<p class=\"run\">") }.joined(separator: "\n") }
+    }
+    for name in ["summary.csv", "per-trace.csv", "detections.csv", "dataset.sha256", "index.html"] {
+      let committed = withoutRun(readFile(Paths.packageRoot + "/notebooks-out/" + name))
       #expect(
-        committed != nil && committed == readFile(out + "/" + name),
+        committed != nil && committed == withoutRun(readFile(out + "/" + name)),
         "notebooks-out/\(name) is stale: run the README's main command")
     }
   }
@@ -363,5 +367,23 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     #expect(ungated.status == 0, "\(ungated.stderr)")
     #expect(gated.status == 1 && gated.stderr.contains("event_onset_f1 fell from 1 to 0"), "\(gated.stderr)")
     #expect(tolerated.status == 0, "\(tolerated.stderr)")
+  }
+}
+
+@Suite struct ProgressCLITests {
+  /// On a terminal (a pseudo-terminal made by `script`), evaluate and tune draw a progress line on
+  /// stderr and clear it; with --quiet, or when stderr is not a terminal, nothing.
+  @Test func aProgressLineOnlyOnATerminal() throws {
+    try #require(try accelkit([], shell: "command -v script").status == 0, "script (util-linux) is needed")
+    let dataset = Paths.packageRoot + "/datasets/test"
+    let shown = try accelkit([], shell: "script -qc \"ACCELKIT evaluate '\(dataset)' --format csv >/dev/null\" /dev/null")
+    #expect(shown.stdout.contains("traces: 12/12, ") && shown.stdout.contains(" rows/s") && shown.stdout.hasSuffix("\r\u{1B}[K"), "\(shown.stdout)")
+    let tuned = try accelkit(
+      [], shell: "script -qc \"ACCELKIT tune '\(dataset)' --rule three-peak --trials 4 >/dev/null\" /dev/null")
+    #expect(tuned.stdout.contains("trials 1-"), "\(tuned.stdout)")
+    let quiet = try accelkit([], shell: "script -qc \"ACCELKIT evaluate '\(dataset)' --format csv --quiet >/dev/null\" /dev/null")
+    #expect(!quiet.stdout.contains("rows/s"))
+    let piped = try accelkit(["evaluate", dataset, "--format", "csv"])
+    #expect(!piped.stderr.contains("rows/s"))
   }
 }

@@ -23,7 +23,7 @@ func count(_ text: String, _ needle: String) -> Int { text.components(separatedB
       eventNames: ["truth", "three-peak"], title: "a & b")
     wellFormed(svg)
     #expect(count(svg, "<polyline") == 4)  // x, y, z, |a|
-    #expect(svg.contains("fill=\"#2ca02c\" fill-opacity=\"0.18\"") && svg.contains("fill=\"#ff7f0e\" fill-opacity=\"0.18\""))
+    #expect(svg.contains("fill=\"#009E73\" fill-opacity=\"0.18\"") && svg.contains("fill=\"#D55E00\" fill-opacity=\"0.18\""))
     #expect(svg.contains("<title>a &amp; b</title>"))
     #expect(svg.contains(">time (s)<") && svg.contains(">acceleration (g)<"))
     // Thinned: at most two points per pixel column of a 820-pixel plot.
@@ -44,7 +44,7 @@ func count(_ text: String, _ needle: String) -> Int { text.components(separatedB
     #expect(count(sg, "<rect") >= 9 + 50)  // cells and the colour bar
     let pr = Plots.precisionRecall(rows: [("a", "k=1", 1, 0.2, 0.33), ("a", "k=2", 0.8, 0.6, 0.69), ("b", "", 0.5, 0.5, 0.5)], title: "pr")
     wellFormed(pr)
-    #expect(pr.contains("best F1 0.690 (k=2)"))
+    #expect(pr.contains("best F1 0.69 (k=2)") && count(pr, ">F1=0.") == 4)  // and the iso-F1 lines
     let o = Plots.orientation(t: [0, 1, 2, 3], roll: [0, 10, 20, 30], pitch: [0, 0, 45, 90], classes: ["face-up", "face-up", "portrait", "portrait"], title: "o")
     wellFormed(o)
     #expect(o.contains("fill=\"#2ca02c\"") && o.contains("fill=\"#1f77b4\""))

@@ -155,7 +155,9 @@ struct Evaluate: ParsableCommand {
         "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
     }
     if failOnRegression && baseline == nil { throw ValidationError("--fail-on-regression needs --baseline") }
-    if !(1...17).contains(precision) { throw ValidationError("--precision takes 1 to 17 significant digits, got \(precision)") }
+    if !(1...17).contains(precision) {
+      throw ValidationError("--precision takes 1 to 17 significant digits, got \(precision)")
+    }
     if strict && baseline == nil { throw ValidationError("--strict needs --baseline") }
     if !(regressionTolerance >= 0 && regressionTolerance.isFinite) {
       throw ValidationError("--regression-tolerance must be at least 0, got \(regressionTolerance)")
@@ -185,10 +187,13 @@ struct Evaluate: ParsableCommand {
     }
     try plan.requireAnnotations(of: annotated, label: matching.label, file: labels ?? dataset)
     let settings = plan.settings
+    let progress = ProgressLine(total: jobs.count, noun: "traces", quiet: matching.quiet)
     let evaluations = try Evaluator.evaluate(
       jobs: jobs, annotations: annotations, settings: settings, label: matching.label,
       tolerance: matching.tolerance,
-      includeCancelled: includeCancelled, criteria: matching.criteria, parallelism: matching.jobs)
+      includeCancelled: includeCancelled, criteria: matching.criteria, parallelism: matching.jobs,
+      traceDone: { progress.advance(rows: $0) })
+    progress.finish()
     var report = EvaluationReport(settings: settings, traces: evaluations, sweeping: plan.sweeping)
     report.precision = precision
     report.fingerprint = try DatasetFingerprint.of(dataset: dataset, jobs: jobs, parallelism: matching.jobs)
@@ -226,7 +231,8 @@ struct Evaluate: ParsableCommand {
       // JUnit and JSON results.
       let index = try report.indexHTML(
         dataset: dataset, jobs: jobs, annotations: annotations, label: matching.label,
-        tolerance: matching.tolerance)
+        tolerance: matching.tolerance,
+        context: ReportContext(run: run, date: Diagnostics.reportDate(), criteria: matching.criteria))
       try report.write(to: output, inputs: [], more: [("index.html", index)], elsewhere: machine)
     } else if !machine.isEmpty {
       try OutputFile.writeTogether(machine)

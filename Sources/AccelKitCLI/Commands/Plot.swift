@@ -104,7 +104,7 @@ struct PlotSpectrum: ParsableCommand {
     let seg = result.settings.segment
     let series = zip(result.channels, result.power).map { ($0 == .norm ? "|a|" : $0.rawValue, $1) }
     let svg = Plots.spectrum(
-      frequencies: result.frequencies, series: series, unit: "PSD (g^2/Hz)",
+      frequencies: result.frequencies, series: series, unit: "PSD (g²/Hz)",
       title: "\(stream.name): Welch PSD, \(seg)-sample segments")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
@@ -152,7 +152,7 @@ struct PlotSpectrogram: ParsableCommand {
       throw AccelError.data(DataLocation(file: stream.name), "the trace holds no samples")
     }
     let svg = Plots.spectrogram(
-      raster, title: "\(stream.name): spectrogram of \(axis == "norm" ? "|a|" : axis) (g^2/Hz)")
+      raster, title: "\(stream.name): spectrogram of \(axis == "norm" ? "|a|" : axis) (g²/Hz)")
     try writeSVG(svg, to: output, inputs: [stream.input])
   }
 }

@@ -133,11 +133,20 @@ struct Tune: ParsableCommand {
     }
     let annotationOptions = try matching.annotationOptions()
     let annotations = try jobs.map { try $0.annotations(annotationOptions) }
+    var evaluated = 0
     let result = try Tuner.run(settings, traceCount: jobs.count) { batch in
-      try Evaluator.evaluate(
+      let progress = ProgressLine(
+        total: jobs.count, noun: "trials \(evaluated + 1)-\(evaluated + batch.count), traces",
+        quiet: matching.quiet)
+      defer {
+        progress.finish()
+        evaluated += batch.count
+      }
+      return try Evaluator.evaluate(
         jobs: jobs, annotations: annotations, settings: batch, label: matching.label,
         tolerance: matching.tolerance,
-        includeCancelled: false, criteria: matching.criteria, parallelism: matching.jobs
+        includeCancelled: false, criteria: matching.criteria, parallelism: matching.jobs,
+        traceDone: { progress.advance(rows: $0) }
       ).map(\.metrics)
     }
 

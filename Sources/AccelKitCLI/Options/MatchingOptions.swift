@@ -37,6 +37,9 @@ struct MatchingOptions: ParsableArguments {
     StandardCriteria(collar: collar, offsetFraction: offsetFraction, segment: segment)
   }
 
+  @Flag(help: "No progress line on stderr (it is shown only on a terminal).")
+  var quiet = false
+
   @Flag(help: "Let the manifest name files outside the dataset folder (absolute paths, ../).")
   var allowOutsidePaths = false
 

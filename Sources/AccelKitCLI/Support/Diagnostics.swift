@@ -73,6 +73,21 @@ enum Diagnostics {
 }
 
 /// Writes text to stdout, failing quietly on a closed pipe.
+extension Diagnostics {
+  /// The date a report states: SOURCE_DATE_EPOCH (the reproducible-builds convention: the same
+  /// bytes on every run) when set, else now; ISO 8601 in UTC.
+  static func reportDate() -> String {
+    var seconds = time(nil)
+    if let text = environment("SOURCE_DATE_EPOCH"), let fixed = Int(text) { seconds = time_t(fixed) }
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    return cFormat(
+      "%04ld-%02ld-%02ldT%02ld:%02ld:%02ldZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday),
+      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+  }
+}
+
 func writeStdout(_ text: String) throws { try writeFully(1, text, name: "<stdout>") }
 
 /// Writes all of `text` to `fd`; a closed pipe is `BrokenPipe`, any other failure an I/O error
