@@ -85,3 +85,22 @@ public final class BackgroundStage<Item>: @unchecked Sendable {
     if let failure = queue.sync(execute: { self.failure }) { throw failure }
   }
 }
+
+/// Runs `first` and `second` at the same time (two threads) and returns both results; the first
+/// error (of `first`, then `second`) is thrown after both have finished.
+public func concurrently<A, B>(
+  _ first: @escaping @Sendable () throws -> A, _ second: @escaping @Sendable () throws -> B
+)
+  throws -> (A, B)
+{
+  let a = ResultBox<A>()
+  let b = ResultBox<B>()
+  DispatchQueue.concurrentPerform(iterations: 2) { k in
+    if k == 0 { a.value = Result { try first() } } else { b.value = Result { try second() } }
+  }
+  return (try a.value!.get(), try b.value!.get())
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+  var value: Result<T, any Error>?
+}

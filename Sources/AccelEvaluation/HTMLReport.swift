@@ -169,7 +169,21 @@ extension EvaluationReport {
       }
       windows += misses.sorted(by: longest).prefix(4) + alarms.sorted(by: longest).prefix(4)
     }
-    let envelopes = try Self.windowEnvelopes(windows.map { ($0.trace, $0.span) }, jobs: jobs)
+    var examples: [(setting: Int, trace: Int)] = []
+    for i in shownSettings {
+      let wanted = label ?? settings[i].labels[0]
+      // The first trace where this rule detected something and there is something to find.
+      guard
+        let k = traces.indices.first(where: {
+          !traces[$0].detections[i].isEmpty && annotations[$0].contains { $0.label == wanted }
+        })
+          ?? traces.indices.first(where: { !traces[$0].detections[i].isEmpty })
+      else { continue }
+      examples.append((i, k))
+    }
+    // The gallery's windows and the examples' whole traces, each trace read once for all of them.
+    let envelopes = try Self.windowEnvelopes(
+      windows.map { ($0.trace, $0.span) } + examples.map { ($0.trace, nil) }, jobs: jobs)
     html +=
       "<h2>Gallery: worst misses and false alarms</h2>\n<p>For each rule (its best setting), the longest missed annotations and the longest false alarms, with 3 s around them: the axes and |a|, the truth band (top) and the detections (bottom).</p>\n"
     for i in shownSettings {
@@ -182,6 +196,11 @@ extension EvaluationReport {
       html += "<div class=\"gallery\">\n"
       for (w, window) in shown {
         let name = traces[window.trace].name
+        guard envelopes[w].timeRange != nil else {
+          html +=
+            "<p>\(escapeXML(name)): \(window.kind), \(formatSignificant(window.focus.start, digits: 6)) s (not drawn: the trace was read from a pipe).</p>\n"
+          continue
+        }
         let (truth, found) = bands(setting: i, trace: window.trace, annotations: annotations, label: label)
         html +=
           "<figure>"
@@ -195,20 +214,8 @@ extension EvaluationReport {
     }
 
     html += "<h2>Examples</h2>\n"
-    var examples: [(setting: Int, trace: Int)] = []
-    for i in shownSettings {
-      let wanted = label ?? settings[i].labels[0]
-      // The first trace where this rule detected something and there is something to find.
-      guard
-        let k = traces.indices.first(where: {
-          !traces[$0].detections[i].isEmpty && annotations[$0].contains { $0.label == wanted }
-        })
-          ?? traces.indices.first(where: { !traces[$0].detections[i].isEmpty })
-      else { continue }
-      examples.append((i, k))
-    }
-    let whole = try Self.windowEnvelopes(examples.map { ($0.trace, nil) }, jobs: jobs)
-    for (n, (i, k)) in examples.enumerated() {
+    let whole = Array(envelopes[windows.count...])
+    for (n, (i, k)) in examples.enumerated() where whole[n].timeRange != nil {
       let (truth, found) = bands(setting: i, trace: k, annotations: annotations, label: label)
       html += "<h3>\(settings[i].rule) on \(escapeXML(traces[k].name))</h3>\n"
       html += Plots.trace(
@@ -244,12 +251,13 @@ extension EvaluationReport {
   }
 
   /// An envelope per request (a trace and a time span, or the whole trace), reading each trace
-  /// once whatever the number of its windows.
+  /// once whatever the number of its windows. A trace that is not a regular file (a FIFO: it was
+  /// read once already) is not read again; its envelopes stay empty.
   static func windowEnvelopes(_ requests: [(trace: Int, span: (Double, Double)?)], jobs: [EvaluationJob])
     throws -> [Envelope]
   {
     var envelopes = requests.map { _ in Plots.traceEnvelope() }
-    for k in Set(requests.map(\.trace)).sorted() {
+    for k in Set(requests.map(\.trace)).sorted() where FileIdentity(path: jobs[k].trace) != nil {
       let mine = requests.indices.filter { requests[$0].trace == k }
       let (source, _) = try TraceOpener.open(path: jobs[k].trace, settings: jobs[k].readSettings)
       while let block = try source.next() {
