@@ -383,6 +383,9 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     #expect(tuned.stdout.contains("trials 1-"), "\(tuned.stdout)")
     let quiet = try accelkit([], shell: "script -qc \"ACCELKIT evaluate '\(dataset)' --format csv --quiet >/dev/null\" /dev/null")
     #expect(!quiet.stdout.contains("rows/s"))
+    let detected = try accelkit(
+      [], shell: "script -qc \"ACCELKIT detect-shakes --rule swing '\(dataset)/000.csv' '\(dataset)/001.csv' >/dev/null\" /dev/null")
+    #expect(detected.stdout.contains("traces: 2/2, "), "\(detected.stdout)")
     let piped = try accelkit(["evaluate", dataset, "--format", "csv"])
     #expect(!piped.stderr.contains("rows/s"))
   }

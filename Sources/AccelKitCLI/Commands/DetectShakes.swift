@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import AccelCore
 import AccelEvaluation
 import AccelGestures
 import AccelIO
 import ArgumentParser
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 struct DetectShakes: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -37,24 +38,33 @@ struct DetectShakes: ParsableCommand {
   @Option(help: "The rule (see --list-params); may be left to --params-file.")
   var rule: String?
 
-  @Option(name: .customLong("param"), help: ArgumentHelp("Set a rule parameter (repeatable); see --list-params.", valueName: "name=value"))
+  @Option(
+    name: .customLong("param"),
+    help: ArgumentHelp("Set a rule parameter (repeatable); see --list-params.", valueName: "name=value"))
   var params: [String] = []
 
-  @Option(help: ArgumentHelp("Read RULE.NAME=VALUE lines (as accelkit tune writes them); --param overrides.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp(
+      "Read RULE.NAME=VALUE lines (as accelkit tune writes them); --param overrides.", valueName: "file"))
   var paramsFile: String?
 
   @Flag(help: "Print each rule's parameters with unit, default and meaning.")
   var listParams = false
+
+  @Flag(help: "No progress line on stderr (shown only on a terminal, for several traces).")
+  var quiet = false
 
   @OptionGroup var resampling: ResampleOptions
 
   func validate() throws {
     if !listParams {
       guard let rule = rule ?? (paramsFile == nil ? nil : "") else {
-        throw ValidationError("choose a rule with --rule (\(ShakeRules.all.map { $0.name }.joined(separator: ", ")))")
+        throw ValidationError(
+          "choose a rule with --rule (\(ShakeRules.all.map { $0.name }.joined(separator: ", ")))")
       }
       guard rule.isEmpty || ShakeRules.named(rule) != nil else {
-        throw ValidationError("unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+        throw ValidationError(
+          "unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
       }
     }
   }
@@ -75,14 +85,22 @@ struct DetectShakes: ParsableCommand {
     let settings = try input.settings()
     let paths = traces.isEmpty ? ["-"] : traces
     let resample = resampling.resample
+    let progress = ProgressLine(total: paths.count > 1 ? paths.count : 0, noun: "traces", quiet: quiet)
     let results = parallelMap(paths) { path in
-      Result { () throws -> (EventsFile.Detections, ByteInput) in
+      var rows = 0
+      defer { progress.advance(rows: rows) }
+      return Result { () throws -> (EventsFile.Detections, ByteInput) in
         let stream = try Diagnostics.openStream(path: path, settings: settings, resample: resample)
-        let events = try setting.detect(rate: stream.rate, next: stream.next)
+        let events = try setting.detect(rate: stream.rate) {
+          let block = try stream.next()
+          rows += block?.count ?? 0
+          return block
+        }
         Diagnostics.reportSkips(stream.source)
         return (EventsFile.Detections(trace: stream.name, rule: setting.rule, events: events), stream.input)
       }
     }
+    progress.finish()
     var inputs: [ByteInput] = []
     var detections: [EventsFile.Detections] = []
     var firstError: AccelError? = nil
