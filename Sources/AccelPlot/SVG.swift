@@ -45,6 +45,12 @@ public struct SVGDocument {
 
   public mutating func add(_ element: String) { body.append(element) }
 
+  /// How many elements the document has (the index the next one gets).
+  public var elementCount: Int { body.count }
+
+  /// Replaces the element at `index` (an index `elementCount` gave).
+  public mutating func replace(_ index: Int, with element: String) { body[index] = element }
+
   public mutating func line(
     _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String, width w: Double = 1,
     dash: String? = nil
@@ -67,10 +73,16 @@ public struct SVGDocument {
     _ x: Double, _ y: Double, _ s: String, size: Double = 11, anchor: String = "start", rotate: Bool = false,
     fill: String = "#222"
   ) {
+    add(Self.textElement(x, y, s, size: size, anchor: anchor, rotate: rotate, fill: fill))
+  }
+
+  static func textElement(
+    _ x: Double, _ y: Double, _ s: String, size: Double = 11, anchor: String = "start", rotate: Bool = false,
+    fill: String = "#222"
+  ) -> String {
     let transform = rotate ? " transform=\"rotate(-90 \(n(x)) \(n(y)))\"" : ""
-    add(
+    return
       "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"sans-serif\" font-size=\"\(n(size))\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(transform)>\(escapeXML(s))</text>"
-    )
   }
 
   /// The box a text would take: about 0.6 em per character, an em high, above its baseline.
@@ -232,10 +244,19 @@ public struct Chart {
     }
     svg.text(left + plotWidth / 2, svg.height - 8, xLabel, size: 11, anchor: "middle")
     svg.text(14, top + plotHeight / 2, yLabel, size: 11, anchor: "middle", rotate: true)
-    let room = max(10, Int((svg.width - right - legendWidth - 12 - left) / (13 * 0.6)))
-    let shown = title.count <= room ? title : String(title.prefix(room - 3)) + "..."
+    self.title = (title, svg.elementCount)
+    let shown = Self.shortened(title, toFit: svg.width - right - legendWidth - 12 - left)
     svg.text(left, 18, shown, size: 13)
     svg.reserve(left, 18, shown, size: 13)
+  }
+
+  /// The title and the index of its element, to shorten it when a legend comes.
+  private var title: (String, Int)?
+
+  /// `text` at 13 px, cut with "..." to fit `width` pixels.
+  static func shortened(_ text: String, toFit width: Double) -> String {
+    let room = max(10, Int(width / (13 * 0.6)))
+    return text.count <= room ? text : String(text.prefix(room - 3)) + "..."
   }
 
   /// The width `legend(items)` takes.
@@ -252,6 +273,11 @@ public struct Chart {
       svg.rect(px, 10, 12, 8, fill: colour)
       svg.text(px + 16, 18, name, size: 10)
       svg.reserve(px, 18, String(repeating: "m", count: name.count + 3), size: 10)
+    }
+    // A title drawn before the legend was known is shortened to end before it.
+    if let (text, index) = title {
+      let shown = Self.shortened(text, toFit: px - 12 - left)
+      if shown != text { svg.replace(index, with: SVGDocument.textElement(left, 18, shown, size: 13)) }
     }
   }
 

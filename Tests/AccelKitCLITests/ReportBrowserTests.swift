@@ -100,8 +100,14 @@ import Testing
     let check = try accelkit([], shell: "command -v chromium")
     try #require(check.status == 0, "chromium is needed: apt-get install chromium (.ci/run installs it)")
     let dir = Paths.temporaryDirectory()
-    let trace = Paths.packageRoot + "/datasets/test/003.csv"
-    let events = Paths.packageRoot + "/datasets/test/003.events.csv"
+    // Under a long path: titles name the file, and must give way to the legends.
+    let long = dir + "/a-folder-with-a-rather-long-name/and-another-one-below-it-for-good-measure"
+    try FileManager.default.createDirectory(atPath: long, withIntermediateDirectories: true)
+    let trace = long + "/003.csv"
+    let events = long + "/003.events.csv"
+    try FileManager.default.copyItem(atPath: Paths.packageRoot + "/datasets/test/003.csv", toPath: trace)
+    try FileManager.default.copyItem(
+      atPath: Paths.packageRoot + "/datasets/test/003.events.csv", toPath: events)
     let plots: [[String]] = [
       ["plot", "trace", trace, "--events", events, "-o", dir + "/trace.svg"],
       ["plot", "spectrum", trace, "-o", dir + "/spectrum.svg"],

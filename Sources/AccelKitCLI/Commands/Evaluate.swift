@@ -73,7 +73,7 @@ struct Evaluate: ParsableCommand {
   @Option(
     name: .shortAndLong,
     help: ArgumentHelp(
-      "Write summary.csv, per-trace.csv, detections.csv (and sweep.csv) into this folder.", valueName: "dir"))
+      "Write summary.csv, per-trace.csv, detections.csv, dataset.sha256 and index.html (and sweep.csv) into this folder.", valueName: "dir"))
   var output: String?
 
   @Option(help: "The stdout format: table, csv or json (default: table on a terminal, csv otherwise).")
