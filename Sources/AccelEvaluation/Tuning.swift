@@ -61,8 +61,14 @@ public struct TuningObjective: Sendable, Equatable {
   }
 
   /// Metrics a tuning can aim at or bound: the counts-based ones (their sums over traces are the
-  /// same whichever traces are summed first).
-  public static let metrics = ["f1", "precision", "recall", "false_alarms_per_hour"]
+  /// same whichever traces are summed first), the standard (sed_eval) figures over all traces
+  /// among them.
+  public static let metrics =
+    ["f1", "precision", "recall", "false_alarms_per_hour"]
+    + EvaluationReport.standardColumns.filter { !$0.hasSuffix("_macro") }
+
+  /// The metrics that are better higher (the others are better lower).
+  public static let higherIsBetter = metrics.filter { EvaluationReport.higherIsBetter($0) }
 
   /// Parses `false_alarms_per_hour<=1,recall>=0.8`.
   public static func parseConstraints(_ text: String?) throws -> [Constraint] {
@@ -86,12 +92,15 @@ public struct TuningObjective: Sendable, Equatable {
     }
   }
 
+  /// The metric's value; an undefined standard precision, recall or F1 (nothing detected or
+  /// annotated) counts as 0, the worst.
   static func value(_ metric: String, _ m: Metrics) -> Double {
     switch metric {
     case "precision": m.precision
     case "recall": m.recall
     case "false_alarms_per_hour": m.falseAlarmsPerHour
-    default: m.f1
+    case "f1": m.f1
+    default: EvaluationReport.standardValue(metric, m.standard) ?? 0
     }
   }
 

@@ -98,11 +98,13 @@ struct Tune: ParsableCommand {
     }
     if !(0...1000).contains(folds) { throw ValidationError("--folds must be from 0 to 1000, got \(folds)") }
     if maximize != nil && minimize != nil { throw ValidationError("give --maximize or --minimize, not both") }
-    if let maximize, !["f1", "precision", "recall"].contains(maximize) {
-      throw ValidationError("--maximize takes f1, precision or recall, got \"\(maximize)\"")
+    let higher = TuningObjective.higherIsBetter
+    let lower = TuningObjective.metrics.filter { !higher.contains($0) }
+    if let maximize, !higher.contains(maximize) {
+      throw ValidationError("--maximize takes \(higher.joined(separator: ", ")), got \"\(maximize)\"")
     }
-    if let minimize, minimize != "false_alarms_per_hour" {
-      throw ValidationError("--minimize takes false_alarms_per_hour, got \"\(minimize)\"")
+    if let minimize, !lower.contains(minimize) {
+      throw ValidationError("--minimize takes \(lower.joined(separator: ", ")), got \"\(minimize)\"")
     }
   }
 
@@ -156,12 +158,17 @@ struct Tune: ParsableCommand {
     summary += "  on every trace: f1 \(cFormat("%.4g", m.f1)), precision \(cFormat("%.4g", m.precision)), "
     summary +=
       "recall \(cFormat("%.4g", m.recall)), false alarms per hour \(cFormat("%.4g", m.falseAlarmsPerHour))"
+    let aim = settings.objective.metric
+    let standard = EvaluationReport.standardColumns.contains(aim)
+    if standard { summary += ", \(aim) \(formatSignificant(EvaluationReport.value(aim, m), digits: 4))" }
     summary += settings.objective.violation(m) == 0 ? "\n" : " (misses --subject-to: no trial meets it)\n"
     if let cv = result.crossValidated {
       summary +=
         "  cross-validated (\(result.folds.count) folds, held-out traces): f1 \(cFormat("%.4g", cv.f1)), "
       summary += "precision \(cFormat("%.4g", cv.precision)), recall \(cFormat("%.4g", cv.recall)), "
-      summary += "false alarms per hour \(cFormat("%.4g", cv.falseAlarmsPerHour))\n"
+      summary += "false alarms per hour \(cFormat("%.4g", cv.falseAlarmsPerHour))"
+      if standard { summary += ", \(aim) \(formatSignificant(EvaluationReport.value(aim, cv), digits: 4))" }
+      summary += "\n"
     }
     try writeStdout(summary)
     if let output {
