@@ -47,10 +47,16 @@ struct Tune: ParsableCommand {
   @Option(help: "The rule to tune.")
   var rule: String
 
-  @Option(help: ArgumentHelp("The metric to maximise: f1, precision or recall.", valueName: "metric"))
+  @Option(
+    help: ArgumentHelp(
+      "The metric to maximise: f1, precision, recall, or a standard one (segment_f1, event_onset_recall, ...).",
+      valueName: "metric"))
   var maximize: String?
 
-  @Option(help: ArgumentHelp("The metric to minimise instead: false_alarms_per_hour.", valueName: "metric"))
+  @Option(
+    help: ArgumentHelp(
+      "The metric to minimise instead: false_alarms_per_hour or a standard error rate (segment_error_rate, ...).",
+      valueName: "metric"))
   var minimize: String?
 
   @Option(
