@@ -81,6 +81,23 @@ public func formatHz(_ value: Double) -> String {
   return text
 }
 
+/// `value` rounded to `digits` significant digits, as a number (0, infinities and NaN unchanged).
+public func roundedToSignificant(_ value: Double, digits: Int) -> Double {
+  guard value != 0, value.isFinite else { return value }
+  var scale = 1.0
+  var magnitude = abs(value)
+  while magnitude >= 10 {
+    magnitude /= 10
+    scale /= 10
+  }
+  while magnitude < 1 {
+    magnitude *= 10
+    scale *= 10
+  }
+  scale *= pow10(max(1, digits) - 1)  // exact: a power of ten up to 1e22, applied once
+  return (value * scale).rounded() / scale
+}
+
 /// `value` to `digits` significant digits for tables people read: no trailing zeros, no exponent
 /// for values from 1e-4 up to 10^digits (whole numbers beyond that), "-" for nil and non-finite.
 public func formatSignificant(_ value: Double?, digits: Int) -> String {

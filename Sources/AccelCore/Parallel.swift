@@ -11,15 +11,15 @@ private final class ParallelSlots<R>: @unchecked Sendable {
 }
 
 /// A plain mutex (no Foundation).
-private final class Lock: @unchecked Sendable {
+public final class Lock: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  init() { pthread_mutex_init(mutex, nil) }
+  public init() { pthread_mutex_init(mutex, nil) }
   deinit {
     pthread_mutex_destroy(mutex)
     mutex.deallocate()
   }
-  func lock() { pthread_mutex_lock(mutex) }
-  func unlock() { pthread_mutex_unlock(mutex) }
+  public func lock() { pthread_mutex_lock(mutex) }
+  public func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 /// Maps `items` with `transform` on all cores; results come back in the order of `items`, so the

@@ -274,17 +274,5 @@ public func estimateRate(_ t: [Double]) -> Double? {
   for i in 1..<max(1, t.count) where t[i] > t[i - 1] { intervals.append(t[i] - t[i - 1]) }
   guard !intervals.isEmpty else { return nil }
   intervals.sort()
-  let rate = 1 / intervals[intervals.count / 2]
-  var scale = 1.0
-  var magnitude = rate
-  while magnitude >= 10 {
-    magnitude /= 10
-    scale /= 10
-  }
-  while magnitude < 1 {
-    magnitude *= 10
-    scale *= 10
-  }
-  scale *= 1e8
-  return (rate * scale).rounded() / scale
+  return roundedToSignificant(1 / intervals[intervals.count / 2], digits: 9)
 }

@@ -3,7 +3,7 @@ import AccelGestures
 import AccelIO
 
 /// An interval with a label: an annotation, or a detection.
-public struct LabeledInterval: Equatable, Sendable {
+public struct LabeledInterval: Hashable, Sendable {
   public var start: Double
   public var end: Double
   public var label: String

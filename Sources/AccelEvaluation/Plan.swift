@@ -204,12 +204,12 @@ public struct Gate: Sendable, Equatable {
     -> [GateOutcome]
   {
     indices.flatMap { i in
-      gates.compactMap { gate -> GateOutcome? in
+      gates.map { gate -> GateOutcome in
         // An undefined value (no detections for a precision, no annotations for a recall) fails:
         // a gate that cannot be checked must not pass unseen.
         let v = EvaluationReport.value(gate.metric, report.summary[i]) ?? .nan
         let passed = v.isNaN ? false : gate.kind == .under ? !(v < gate.limit) : !(v > gate.limit)
-        return Optional(GateOutcome(setting: i, gate: gate, value: v, passed: passed))
+        return GateOutcome(setting: i, gate: gate, value: v, passed: passed)
       }
     }
   }

@@ -96,28 +96,14 @@ public struct EvaluationReport {
   }
 
   /// Rounded to 12 significant digits, so that reports are stable text.
-  static func rounded(_ v: Double) -> Double {
-    guard v != 0, v.isFinite else { return v }
-    var scale = 1.0
-    var m = abs(v)
-    while m >= 10 {
-      m /= 10
-      scale /= 10
-    }
-    while m < 1 {
-      m *= 10
-      scale *= 10
-    }
-    scale *= 1e11
-    return (v * scale).rounded() / scale
-  }
+  static func rounded(_ v: Double) -> Double { roundedToSignificant(v, digits: 12) }
 
   public func summaryCSV() -> String {
     var text =
       (["rule", "params"] + Self.metricColumns + ["traces", "dataset_sha256"]).joined(separator: ",") + "\n"
     for (i, s) in settings.enumerated() {
       text +=
-        ([s.rule, csvQuote(s.parameterText)] + Self.fields(summary[i]) + [
+        ([s.rule, csvField(s.parameterText)] + Self.fields(summary[i]) + [
           String(traces.count), fingerprint?.hash ?? "",
         ]).joined(
           separator: ",") + "\n"
@@ -130,7 +116,7 @@ public struct EvaluationReport {
     for t in traces {
       for (i, s) in settings.enumerated() {
         text +=
-          ([csvQuote(t.name), s.rule, csvQuote(s.parameterText), formatNumber(t.start)]
+          ([csvField(t.name), s.rule, csvField(s.parameterText), formatNumber(t.start)]
           + Self.fields(t.metrics[i], exactDuration: true)).joined(
             separator: ",") + "\n"
       }
@@ -145,7 +131,7 @@ public struct EvaluationReport {
         for (d, match) in t.detections[i] {
           text +=
             [
-              csvQuote(t.name), s.rule, csvQuote(s.parameterText), formatNumber(d.start), formatNumber(d.end),
+              csvField(t.name), s.rule, csvField(s.parameterText), formatNumber(d.start), formatNumber(d.end),
               d.reported.map(formatNumber) ?? "", d.cancelled ? "cancelled" : "ended",
               match.map { formatNumber($0.start) } ?? "", match.map { formatNumber($0.end) } ?? "",
             ].joined(separator: ",") + "\n"
@@ -162,7 +148,7 @@ public struct EvaluationReport {
       let m = summary[i]
       text +=
         [
-          s.rule, csvQuote(s.parameterText), formatNumber(Self.rounded(m.precision)),
+          s.rule, csvField(s.parameterText), formatNumber(Self.rounded(m.precision)),
           formatNumber(Self.rounded(m.recall)),
           formatNumber(Self.rounded(m.f1)), formatNumber(Self.rounded(m.falseAlarmsPerHour)),
         ].joined(separator: ",") + "\n"
@@ -384,11 +370,6 @@ public struct EvaluationBaseline: Sendable {
       DatasetFingerprint(listing: String(decoding: $0, as: UTF8.self))
     }
   }
-}
-
-func csvQuote(_ text: String) -> String {
-  guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
-  return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
 }
 
 extension String {

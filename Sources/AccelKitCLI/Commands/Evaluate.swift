@@ -73,7 +73,8 @@ struct Evaluate: ParsableCommand {
   @Option(
     name: .shortAndLong,
     help: ArgumentHelp(
-      "Write summary.csv, per-trace.csv, detections.csv, dataset.sha256 and index.html (and sweep.csv) into this folder.", valueName: "dir"))
+      "Write summary.csv, per-trace.csv, detections.csv, dataset.sha256 and index.html (and sweep.csv) into this folder.",
+      valueName: "dir"))
   var output: String?
 
   @Option(help: "The stdout format: table, csv or json (default: table on a terminal, csv otherwise).")
@@ -254,7 +255,7 @@ struct Evaluate: ParsableCommand {
     if plan.sweeping {
       for (rule, best) in report.bestPerRule() {
         Diagnostics.note(
-          "best F1 for \(rule): \(formatNumber(report.summary[best].f1)) with \(settings[best].parameterText.isEmpty ? "the defaults" : settings[best].parameterText)"
+          "best F1 for \(rule): \(formatSignificant(report.summary[best].f1, digits: precision)) with \(settings[best].parameterText.isEmpty ? "the defaults" : settings[best].parameterText)"
         )
       }
     }

@@ -17,17 +17,14 @@ final class ProgressLine: @unchecked Sendable {
   private var rows = 0
   private let started: Double
   private var drawn = 0.0
-  private var mutex = pthread_mutex_t()
+  private let mutex = Lock()
 
   init(total: Int, noun: String, quiet: Bool) {
     self.total = total
     self.noun = noun
     enabled = !quiet && isatty(2) != 0 && total > 0
     started = Self.now()
-    pthread_mutex_init(&mutex, nil)
   }
-
-  deinit { pthread_mutex_destroy(&mutex) }
 
   static func now() -> Double {
     var ts = timespec()
@@ -38,8 +35,8 @@ final class ProgressLine: @unchecked Sendable {
   /// One more item done, `rows` rows read for it.
   func advance(rows more: Int) {
     guard enabled else { return }
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
+    mutex.lock()
+    defer { mutex.unlock() }
     done += 1
     rows += more
     let t = Self.now()
