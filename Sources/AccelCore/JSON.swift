@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A JSON value (RFC 8259), as read from annotation exports. Objects keep their members in file
 /// order.
 public indirect enum JSONValue: Equatable, Sendable {
@@ -180,6 +186,7 @@ struct JSONParser {
       at = whole
       throw error("a number has a leading zero")
     }
+    let wholeEnd = at
     if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
       at += 1
       guard digits() > 0 else { throw error("expected digits after '.'") }
@@ -189,9 +196,18 @@ struct JSONParser {
       if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
       guard digits() > 0 else { throw error("expected digits in the exponent") }
     }
-    guard let v = Double(String(decoding: bytes[start..<at], as: UTF8.self)) else {
-      at = start
-      throw error("not a number")
+    // A whole number of at most 15 digits is exact as it is read; anything else is read by
+    // strtod (correctly rounded) from a terminated copy, without making a String.
+    if at == wholeEnd && at - whole <= 15 {
+      var v = 0
+      for b in bytes[whole..<at] { v = v * 10 + Int(b - 0x30) }
+      return bytes[start] == UInt8(ascii: "-") ? -Double(v) : Double(v)
+    }
+    let length = at - start
+    let v = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> Double in
+      for k in 0..<length { buffer[k] = CChar(bitPattern: bytes[start + k]) }
+      buffer[length] = 0
+      return strtod(buffer.baseAddress!, nil)
     }
     return v
   }

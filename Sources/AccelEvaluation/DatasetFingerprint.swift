@@ -38,21 +38,38 @@ public struct DatasetFingerprint: Sendable, Equatable {
     -> DatasetFingerprint
   {
     let manifest = jobs.first?.location?.file
-    let folder: String? = manifest.map { m in m.contains("/") ? String(m[..<m.lastIndex(of: "/")!]) : "." }
-    var paths: [String] = manifest.map { [$0] } ?? []
+    return DatasetFingerprint(
+      files: try digests(of: (manifest.map { [$0] } ?? []) + files(of: jobs), parallelism: parallelism).map {
+        (name(of: $0.path, manifest: manifest), $0.sha256)
+      })
+  }
+
+  /// The trace and annotation files of `jobs`, each once, in order.
+  public static func files(of jobs: [EvaluationJob]) -> [String] {
+    var paths: [String] = []
     for job in jobs {
       for p in [job.trace, EventsFile.fileAndTask(job.events).path] where !paths.contains(p) {
         paths.append(p)
       }
     }
+    return paths
+  }
+
+  /// The SHA-256 of each file (in parallel), nil for files that are not regular (FIFOs).
+  public static func digests(of paths: [String], parallelism: Int? = nil) throws -> [(
+    path: String, sha256: String?
+  )] {
     let digests = parallelMap(paths, jobs: parallelism) { path in Result { try FileDigest.sha256(path: path) }
     }
-    return DatasetFingerprint(
-      files: try zip(paths, digests).map { path, digest in
-        var name = path
-        if let folder, path.hasPrefix(folder + "/") { name = String(path.dropFirst(folder.count + 1)) }
-        return (name, try digest.get())
-      })
+    return try zip(paths, digests).map { ($0, try $1.get()) }
+  }
+
+  /// A file's name in the listing: its path relative to the manifest's folder (as the manifest
+  /// names it), or as given for a single trace.
+  public static func name(of path: String, manifest: String?) -> String {
+    guard let manifest else { return path }
+    let folder = manifest.contains("/") ? String(manifest[..<manifest.lastIndex(of: "/")!]) : "."
+    return path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
   }
 
   /// What differs from `old`: names of files changed, added or removed.

@@ -4,41 +4,78 @@ import AccelIO
 import AccelPlot
 
 /// Confidence intervals by resampling traces (the unit that is independent: samples within a
-/// trace are not).
-public enum Bootstrap {
-  /// The 2.5th and 97.5th percentiles of `statistic` over `resamples` resamplings of `traces`
-  /// with replacement (a seeded generator: the same interval on every run); nil for fewer than
-  /// two traces or a statistic undefined on most resamples. The statistic sees the summed counts,
-  /// durations and standard counts (not onset errors or delays: summing those lists per resample
-  /// would cost more than everything else in the report).
-  public static func interval(
-    _ traces: [Metrics], resamples: Int = 1000, seed: UInt64 = 20_261_123, statistic: (Metrics) -> Double?
-  ) -> (low: Double, high: Double)? {
-    guard traces.count >= 2 else { return nil }
+/// trace are not). The resamples are drawn once (a seeded generator: the same intervals on every
+/// run) and serve every setting and statistic of a report.
+public struct Bootstrap: Sendable {
+  public let traceCount: Int
+  public let resamples: Int
+  /// Per resample, the traces drawn (with replacement), resample after resample.
+  let drawn: [Int32]
+
+  public init(traceCount: Int, resamples: Int = 1000, seed: UInt64 = 20_261_123) {
+    self.traceCount = traceCount
+    self.resamples = resamples
     var generator = SeededGenerator(seed: seed)
-    var values: [Double] = []
-    values.reserveCapacity(resamples)
-    for _ in 0..<resamples {
-      var total = Metrics()
-      for _ in traces.indices {
-        let t = traces[Int(generator.next() % UInt64(traces.count))]
-        total.tp += t.tp
-        total.fp += t.fp
-        total.fn += t.fn
-        total.duration += t.duration
-        total.standard = total.standard + t.standard
+    let n = UInt64(max(traceCount, 1))
+    drawn = (0..<(traceCount >= 2 ? resamples * traceCount : 0)).map { _ in Int32(generator.next() % n) }
+  }
+
+  /// For each statistic, the 2.5th and 97.5th percentiles of its value over the resamples of
+  /// `traces` (one `Metrics` per trace); nil for fewer than two traces or a statistic undefined
+  /// on most resamples. A statistic sees the summed counts, durations and standard counts (not
+  /// onset errors or delays: summing those lists per resample would cost more than everything
+  /// else in the report).
+  public func intervals(_ traces: [Metrics], statistics: [(Metrics) -> Double?]) -> [(
+    low: Double, high: Double
+  )?] {
+    let n = traces.count
+    guard n >= 2, n == traceCount else { return statistics.map { _ in nil } }
+    // Each trace's twelve counts in one vector: a report of many settings over many traces makes
+    // millions of these sums.
+    let counts = traces.map { t -> SIMD16<Int> in
+      let s = t.standard
+      let row = [
+        t.tp, t.fp, t.fn, s.onset.nref, s.onset.nsys, s.onset.ntp, s.onsetOffset.nref, s.onsetOffset.nsys,
+        s.onsetOffset.ntp, s.segments.nref, s.segments.nsys, s.segments.ntp, 0, 0, 0, 0,
+      ]
+      return SIMD16(row)
+    }
+    let durations = traces.map(\.duration)
+    var values = statistics.map { _ -> [Double] in [] }
+    counts.withUnsafeBufferPointer { counts in
+      durations.withUnsafeBufferPointer { durations in
+        drawn.withUnsafeBufferPointer { drawn in
+          for r in 0..<resamples {
+            var sum = SIMD16<Int>()
+            var duration = 0.0
+            for i in (r * n)..<((r + 1) * n) {
+              let k = Int(drawn[i])
+              sum &+= counts[k]
+              duration += durations[k]
+            }
+            var total = Metrics()
+            (total.tp, total.fp, total.fn, total.duration) = (sum[0], sum[1], sum[2], duration)
+            total.standard.onset = DetectionCounts(nref: sum[3], nsys: sum[4], ntp: sum[5])
+            total.standard.onsetOffset = DetectionCounts(nref: sum[6], nsys: sum[7], ntp: sum[8])
+            total.standard.segments = DetectionCounts(nref: sum[9], nsys: sum[10], ntp: sum[11])
+            for (j, statistic) in statistics.enumerated() {
+              if let v = statistic(total), v.isFinite { values[j].append(v) }
+            }
+          }
+        }
       }
-      if let v = statistic(total), v.isFinite { values.append(v) }
     }
-    guard values.count * 2 > resamples else { return nil }
-    values.sort()
-    func percentile(_ p: Double) -> Double {
-      let position = p * Double(values.count - 1)
-      let i = Int(position.rounded(.down))
-      let f = position - Double(i)
-      return i + 1 < values.count ? values[i] * (1 - f) + values[i + 1] * f : values[i]
+    return values.map { values in
+      guard values.count * 2 > resamples else { return nil }
+      let sorted = values.sorted()
+      func percentile(_ p: Double) -> Double {
+        let position = p * Double(sorted.count - 1)
+        let i = Int(position.rounded(.down))
+        let f = position - Double(i)
+        return i + 1 < sorted.count ? sorted[i] * (1 - f) + sorted[i + 1] * f : sorted[i]
+      }
+      return (percentile(0.025), percentile(0.975))
     }
-    return (percentile(0.025), percentile(0.975))
   }
 }
 
@@ -61,9 +98,10 @@ extension EvaluationReport {
   /// (command, version, dataset hash, date), the ranked summary with 95% bootstrap intervals over
   /// traces, precision/recall with iso-F1 lines, the per-trace table (sortable), a gallery of each
   /// rule's worst misses and false alarms (the trace around them with truth and detections), and
-  /// one example trace per rule. Reads the traces it draws once more, in bounded memory.
+  /// one example trace per rule. Reads the traces it draws once more, in bounded memory; with no
+  /// `jobs` (the dataset is not at hand: a merge elsewhere) it says why the traces are not drawn.
   public func indexHTML(
-    dataset: String, jobs: [EvaluationJob], annotations: [[LabeledInterval]], label: String?,
+    dataset: String, jobs: [EvaluationJob]?, annotations: [[LabeledInterval]], label: String?,
     tolerance: Double,
     context: ReportContext? = nil
   ) throws -> String {
@@ -102,12 +140,14 @@ extension EvaluationReport {
     html +=
       "<table>\n<tr><th>rank</th><th class=\"l\">rule</th><th class=\"l\">params</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th><th>onset F1</th><th>segment F1</th><th>false alarms / h</th><th>median onset error (s)</th><th>median delay (s)</th></tr>\n"
     let order = ranking()
+    let bootstrap = Bootstrap(traceCount: traces.count)
     for (rank, i) in order.enumerated() where rank < 50 {
       let s = settings[i]
       let m = summary[i]
-      let perTrace = traces.map { $0.metrics[i] }
-      func ci(_ statistic: (Metrics) -> Double?) -> String {
-        guard let (lo, hi) = Bootstrap.interval(perTrace, statistic: statistic) else { return "" }
+      let intervals = bootstrap.intervals(
+        traces.map { $0.metrics[i] }, statistics: [{ $0.f1 }, { $0.falseAlarmsPerHour }])
+      func ci(_ interval: (low: Double, high: Double)?) -> String {
+        guard let (lo, hi) = interval else { return "" }
         return " <small>[\(f(lo)), \(f(hi))]</small>"
       }
       html +=
@@ -115,9 +155,9 @@ extension EvaluationReport {
       html +=
         "<td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td>"
       html +=
-        "<td>\(f(m.f1))\(ci { $0.f1 })</td><td>\(f(m.standard.onset.f1))</td><td>\(f(m.standard.segments.f1))</td>"
+        "<td>\(f(m.f1))\(ci(intervals[0]))</td><td>\(f(m.standard.onset.f1))</td><td>\(f(m.standard.segments.f1))</td>"
       html +=
-        "<td>\(f(m.falseAlarmsPerHour))\(ci { $0.falseAlarmsPerHour })</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td></tr>\n"
+        "<td>\(f(m.falseAlarmsPerHour))\(ci(intervals[1]))</td><td>\(f(m.medianOnsetError))</td><td>\(f(m.medianDelay))</td></tr>\n"
     }
     html += "</table>\n"
     if settings.count > 50 {
@@ -204,7 +244,7 @@ extension EvaluationReport {
         let name = traces[window.trace].name
         guard envelopes[w].timeRange != nil else {
           html +=
-            "<p>\(escapeXML(name)): \(window.kind), \(formatSignificant(window.focus.start, digits: 6)) s (not drawn: the trace was read from a pipe).</p>\n"
+            "<p>\(escapeXML(name)): \(window.kind), \(formatSignificant(window.focus.start, digits: 6)) s (not drawn: \(jobs == nil ? "the dataset was not at hand when the report was made" : "the trace was read from a pipe")).</p>\n"
           continue
         }
         let (truth, found) = bands(setting: i, trace: window.trace, annotations: annotations, label: label)
@@ -259,10 +299,11 @@ extension EvaluationReport {
   /// An envelope per request (a trace and a time span, or the whole trace), reading each trace
   /// once whatever the number of its windows. A trace that is not a regular file (a FIFO: it was
   /// read once already) is not read again; its envelopes stay empty.
-  static func windowEnvelopes(_ requests: [(trace: Int, span: (Double, Double)?)], jobs: [EvaluationJob])
+  static func windowEnvelopes(_ requests: [(trace: Int, span: (Double, Double)?)], jobs: [EvaluationJob]?)
     throws -> [Envelope]
   {
     var envelopes = requests.map { _ in Plots.traceEnvelope() }
+    guard let jobs else { return envelopes }
     for k in Set(requests.map(\.trace)).sorted() where FileIdentity(path: jobs[k].trace) != nil {
       let mine = requests.indices.filter { requests[$0].trace == k }
       let (source, _) = try TraceOpener.open(path: jobs[k].trace, settings: jobs[k].readSettings)

@@ -130,13 +130,22 @@ public struct Metrics: Equatable, Sendable {
     m.fn = truth.count - m.tp
     m.standard = StandardCounts.count(
       truth: truth, detections: detections, start: start, end: start + duration, criteria: criteria)
-    for (k, counts) in [m.standard.onset, m.standard.onsetOffset, m.standard.segments].enumerated() {
+    m.countTraceF1()
+    return (m, matches, detections, truth)
+  }
+
+  /// Sets the macro-average terms of one trace from its standard counts: its F1 of each kind,
+  /// where defined.
+  mutating func countTraceF1() {
+    for (k, counts) in [standard.onset, standard.onsetOffset, standard.segments].enumerated() {
       if let f = counts.f1 {
-        m.traceF1Sums[k] = f
-        m.traceF1Counts[k] = 1
+        traceF1Sums[k] = f
+        traceF1Counts[k] = 1
+      } else {
+        traceF1Sums[k] = 0
+        traceF1Counts[k] = 0
       }
     }
-    return (m, matches, detections, truth)
   }
 
   public static func + (a: Metrics, b: Metrics) -> Metrics {

@@ -87,13 +87,39 @@ public struct EvaluationReport {
   /// (sums over traces then read the same whatever their order), or exact with `exactDuration`
   /// (one trace's duration, from which its segments are counted).
   static func fields(_ m: Metrics, exactDuration: Bool = false) -> [String] {
-    metricColumns.map { name in
-      guard let v = value(name, m) else { return "" }
-      if ["tp", "fp", "fn"].contains(name) { return String(Int(v)) }
-      if exactDuration && name == "duration_s" { return formatNumber(v) }
-      return formatNumber(rounded(v))
+    var out = [String(m.tp), String(m.fp), String(m.fn)]
+    out.reserveCapacity(metricColumns.count)
+    for (k, accessor) in accessors.enumerated() {
+      guard let v = accessor(m) else {
+        out.append("")
+        continue
+      }
+      out.append(formatNumber(exactDuration && k == durationColumn ? v : rounded(v)))
     }
+    return out
   }
+
+  /// The metric columns after tp, fp, fn, as functions, in column order (a report of many
+  /// settings over many traces calls them millions of times).
+  static let accessors: [@Sendable (Metrics) -> Double?] = {
+    var list: [@Sendable (Metrics) -> Double?] = [
+      { $0.precision }, { $0.recall }, { $0.f1 }, { $0.meanOnsetError }, { $0.medianOnsetError },
+      { $0.medianDelay }, { $0.falseAlarmsPerHour }, { $0.duration },
+    ]
+    let kinds: [@Sendable (StandardCounts) -> DetectionCounts] = [
+      { $0.onset }, { $0.onsetOffset }, { $0.segments },
+    ]
+    for kind in kinds {
+      list += [
+        { kind($0.standard).precision }, { kind($0.standard).recall }, { kind($0.standard).f1 },
+        { kind($0.standard).errorRate },
+      ]
+    }
+    list += [{ $0.macroF1(0) }, { $0.macroF1(1) }, { $0.macroF1(2) }]
+    precondition(list.count == metricColumns.count - 3)
+    return list
+  }()
+  static let durationColumn = metricColumns.firstIndex(of: "duration_s")! - 3
 
   /// Rounded to 12 significant digits, so that reports are stable text.
   static func rounded(_ v: Double) -> Double { roundedToSignificant(v, digits: 12) }
@@ -101,10 +127,11 @@ public struct EvaluationReport {
   public func summaryCSV() -> String {
     var text =
       (["rule", "params"] + Self.metricColumns + ["traces", "dataset_sha256"]).joined(separator: ",") + "\n"
+    let hash = fingerprint?.hash ?? ""
     for (i, s) in settings.enumerated() {
       text +=
         ([s.rule, csvField(s.parameterText)] + Self.fields(summary[i]) + [
-          String(traces.count), fingerprint?.hash ?? "",
+          String(traces.count), hash,
         ]).joined(
           separator: ",") + "\n"
     }

@@ -93,6 +93,22 @@ struct Tune: ParsableCommand {
 
   @OptionGroup(title: "Matching") var matching: MatchingOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "Run shard K of N of the next round of the search (its traces) and write a partial result, DIR/partial.json (-o - for stdout), for accelkit merge.",
+      valueName: "k/n"))
+  var shard: String?
+
+  @Option(
+    help: "How --shard assigns traces: hash (of the trace's name) or index (trace i to shard i mod N + 1).")
+  var shardBy: ShardSpec.Key = .hash
+
+  @Option(
+    help: ArgumentHelp(
+      "With --shard: the state to go on from (what accelkit merge wrote after the previous round: a folder or its partial.json).",
+      valueName: "state"))
+  var resume: String?
+
   func validate() throws {
     guard ShakeRules.named(rule) != nil else {
       throw ValidationError(
@@ -104,6 +120,16 @@ struct Tune: ParsableCommand {
     }
     if !(0...1000).contains(folds) { throw ValidationError("--folds must be from 0 to 1000, got \(folds)") }
     if maximize != nil && minimize != nil { throw ValidationError("give --maximize or --minimize, not both") }
+    if let shard {
+      do { _ = try ShardSpec(parsing: shard) } catch let error as AccelError {
+        throw ValidationError(error.message)
+      }
+      if output == nil {
+        throw ValidationError("--shard needs -o DIR (or -o - for stdout): it writes a partial result")
+      }
+    } else if resume != nil {
+      throw ValidationError("--resume goes with --shard K/N")
+    }
     let higher = TuningObjective.higherIsBetter
     let lower = TuningObjective.metrics.filter { !higher.contains($0) }
     if let maximize, !higher.contains(maximize) {
@@ -141,6 +167,39 @@ struct Tune: ParsableCommand {
     }
     let annotationOptions = try matching.annotationOptions()
     let annotations = try jobs.map { try $0.annotations(annotationOptions) }
+    if let shard, let output {
+      let spec = try ShardSpec(parsing: shard, key: shardBy)
+      let header = try ShardHeader(
+        shard: spec, datasets: datasets, labels: nil, allowOutsidePaths: matching.allowOutsidePaths,
+        jobs: jobs,
+        annotationOptions: annotationOptions, version: AccelKit.version)
+      let state = try resume.map { path -> (PartialTuning, file: String) in
+        let (name, bytes) = try Merge.read([path])[0]
+        let (root, format) = try PartialJSON.open(bytes, file: name)
+        guard format == PartialJSON.tuningFormat else {
+          throw AccelError.data(DataLocation(file: name), "a partial evaluation, not the state of a tuning")
+        }
+        return (try PartialTuning(root, file: name), name)
+      }
+      let progress = ProgressLine(total: spec.owned(jobs).count, noun: "traces", quiet: matching.quiet)
+      let partial = try PartialTuning.step(
+        shard: spec, header: header,
+        matching: MatchingSettings(
+          label: matching.label, tolerance: matching.tolerance, includeCancelled: false,
+          criteria: matching.criteria),
+        tuning: settings, state: state, jobs: jobs, annotations: annotations, parallelism: matching.jobs,
+        traceDone: { progress.advance(rows: $0) })
+      progress.finish()
+      try Merge.write(partial.json(), to: output)
+      if !matching.quiet {
+        let what =
+          partial.current.map {
+            "round \(partial.rounds.count + 1), \($0.settings.count) trials on \($0.traces.count) of \(jobs.count) traces"
+          } ?? "the search is finished (merge gives its outputs)"
+        Diagnostics.note("shard \(spec.description): \(what)")
+      }
+      return
+    }
     var evaluated = 0
     let result = try Tuner.run(settings, traceCount: jobs.count) { batch in
       let progress = ProgressLine(
@@ -158,16 +217,32 @@ struct Tune: ParsableCommand {
       ).map(\.metrics)
     }
 
+    try writeStdout(Self.summary(result))
+    if let output {
+      try makeDirectories(output)
+      try OutputFile.writeTogether(
+        try Self.outputs(result, command: Self.commandLine()).map { (output + "/" + $0.0, $0.1) })
+    }
+  }
+
+  static func commandLine() -> String {
+    (["accelkit"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+  }
+
+  /// What tune prints: the best trial and the cross-validated estimate.
+  static func summary(_ result: TuningResult) -> String {
+    let rule = result.settings.rule
     let best = result.trials[result.best]
     let m = best.total
     var summary = "best of \(result.trials.count) trials: \(rule) \(best.setting.parameterText)\n"
     summary += "  on every trace: f1 \(cFormat("%.4g", m.f1)), precision \(cFormat("%.4g", m.precision)), "
     summary +=
       "recall \(cFormat("%.4g", m.recall)), false alarms per hour \(cFormat("%.4g", m.falseAlarmsPerHour))"
-    let aim = settings.objective.metric
+    let aim = result.settings.objective.metric
     let standard = EvaluationReport.standardColumns.contains(aim)
     if standard { summary += ", \(aim) \(formatSignificant(EvaluationReport.value(aim, m), digits: 4))" }
-    summary += settings.objective.violation(m) == 0 ? "\n" : " (misses --subject-to: no trial meets it)\n"
+    summary +=
+      result.settings.objective.violation(m) == 0 ? "\n" : " (misses --subject-to: no trial meets it)\n"
     if let cv = result.crossValidated {
       summary +=
         "  cross-validated (\(result.folds.count) folds, held-out traces): f1 \(cFormat("%.4g", cv.f1)), "
@@ -176,19 +251,20 @@ struct Tune: ParsableCommand {
       if standard { summary += ", \(aim) \(formatSignificant(EvaluationReport.value(aim, cv), digits: 4))" }
       summary += "\n"
     }
-    try writeStdout(summary)
-    if let output {
-      try makeDirectories(output)
-      let command = (["accelkit"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
-      let svg = Plots.pareto(
-        trials: result.trials.map { ($0.total.falseAlarmsPerHour, $0.total.f1) }, front: result.paretoFront,
-        chosen: result.best, label: "trial \(result.best): F1 \(cFormat("%.3f", m.f1))",
-        title: "\(rule): F1 against false alarms per hour, \(result.trials.count) trials")
-      try OutputFile.writeTogether([
-        (output + "/best.params", result.parameterFile(command: command)),
-        (output + "/trials.csv", result.trialsCSV()),
-        (output + "/folds.csv", result.foldsCSV()), (output + "/pareto.svg", svg),
-      ])
-    }
+    return summary
+  }
+
+  /// best.params, trials.csv, folds.csv and pareto.svg.
+  static func outputs(_ result: TuningResult, command: String) throws -> [(String, String)] {
+    let rule = result.settings.rule
+    let m = result.trials[result.best].total
+    let svg = Plots.pareto(
+      trials: result.trials.map { ($0.total.falseAlarmsPerHour, $0.total.f1) }, front: result.paretoFront,
+      chosen: result.best, label: "trial \(result.best): F1 \(cFormat("%.3f", m.f1))",
+      title: "\(rule): F1 against false alarms per hour, \(result.trials.count) trials")
+    return [
+      ("best.params", result.parameterFile(command: command)), ("trials.csv", result.trialsCSV()),
+      ("folds.csv", result.foldsCSV()), ("pareto.svg", svg),
+    ]
   }
 }
