@@ -41,6 +41,7 @@ struct Evaluate: ParsableCommand {
         accelkit evaluate datasets/train --sweep three-peak.move_g=0.5:1.0:0.05 -o sweep-out
         accelkit evaluate walk.csv --labels walk-events.csv --rule seismic
         accelkit evaluate datasets/test --baseline notebooks-out/summary.csv --fail-on-regression
+        parallel accelkit evaluate datasets/test --shard {}/4 -o parts/{} ::: 1 2 3 4 && accelkit merge parts/* -o report
       """)
 
   @OptionGroup(title: "Input") var input: InputOptions
