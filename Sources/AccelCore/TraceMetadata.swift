@@ -62,6 +62,16 @@ public enum TimeUnit: String, CaseIterable, Sendable {
     case .ns: 1e9
     }
   }
+
+  /// The unit in which `value` is a time since the Unix epoch between the years 2000 and 2100,
+  /// other than seconds (ms, us or ns), or nil: how a time column of epoch timestamps is
+  /// recognised when no unit is given.
+  public static func epoch(_ value: Double) -> TimeUnit? {
+    [TimeUnit.ms, .us, .ns].first { unit in
+      let seconds = value / unit.divisorToSeconds
+      return seconds >= 946_684_800 && seconds < 4_102_444_800
+    }
+  }
 }
 
 /// The precision a trace was stored in; writers use it to print the shortest text that reads back
@@ -94,6 +104,9 @@ public struct TraceMetadata: Sendable, Equatable {
   /// The known recorder the input was recognised as (a preset's name), when it was recognised
   /// from its header rather than named with `--preset`.
   public var recognisedAs: String?
+  /// What the reader chose by itself that the user should know (an epoch time unit, a decimal
+  /// comma), one sentence each.
+  public var notes: [String] = []
 
   public init(
     name: String, nominalRate: Double? = nil, timeFromRate: Bool = false,

@@ -21,7 +21,7 @@ public final class CSVTraceReader: TraceSource {
 
   private let input: ByteInput
   private let settings: TraceReadSettings
-  private let conversion: SampleConversion
+  private var conversion: SampleConversion
   /// The bytes being parsed: `ownBuffer`, or a chunk lent by the input's read-ahead.
   private var buffer: UnsafeMutablePointer<UInt8>
   private var ownBuffer: UnsafeMutablePointer<UInt8>
@@ -53,6 +53,10 @@ public final class CSVTraceReader: TraceSource {
   private var plainMisses = 0
   /// The error of the row being parsed, set by the slow paths.
   private var pendingError: AccelError?
+  /// Whether the time column held an ISO 8601 date-time.
+  private var readsDateTimes = false
+  /// Whether commas in the data are decimal points.
+  private let decimalComma: Bool
 
   /// Opens a CSV trace: reads the header (or the first row when there is none), resolves the
   /// columns and units. Throws data errors for an empty file or a header without the needed columns.
@@ -130,6 +134,25 @@ public final class CSVTraceReader: TraceSource {
     if let options = settings.recogniseWith, let header, let preset = Preset.recognising(header: header) {
       settings = try options.settings(recognised: preset, over: settings)
     }
+    // A decimal comma: asked for, or seen in the first row's fields when the delimiter is not a
+    // comma. The data is then read with each comma as a decimal point (the delimiter is not one).
+    var decimalComma = settings.decimalComma ?? false
+    if decimalComma && delimiter == UInt8(ascii: ",") {
+      throw AccelError.usage(
+        "--decimal-comma needs a delimiter other than a comma (\(input.name) is delimited by commas)",
+        hint: "give the delimiter with --delimiter ';' or --delimiter tab")
+    }
+    if settings.decimalComma == nil && delimiter != UInt8(ascii: ",") {
+      var row = firstFields
+      if settings.hasHeader, let nl = Self.firstNewline(buffer, from: start, to: end) {
+        var bytes = Array(UnsafeBufferPointer(start: buffer + start, count: nl - start))
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        row = CSVDialect.split(bytes, delimiter: delimiter)
+      } else if settings.hasHeader {
+        row = []
+      }
+      decimalComma = row.contains(where: Self.looksLikeDecimalComma)
+    }
     let columns = try ResolvedColumns.resolve(
       spec: settings.columns, keep: settings.keep, header: header, fieldCount: firstFields.count,
       file: input.name)
@@ -179,6 +202,11 @@ public final class CSVTraceReader: TraceSource {
     metadata = units.metadata(
       name: input.name, settings: settings, layout: columns.layout, hasTime: columns.hasTime,
       precision: .float64)
+    self.decimalComma = decimalComma
+    if decimalComma {
+      Self.translateCommas(buffer, from: start, to: end)
+      metadata.notes.append("numbers have a decimal comma (1,5): read with the comma as the decimal point")
+    }
     computeLimit()
     if !eof {
       input.startReadAhead(chunkSize: settings.readBufferSize)
@@ -226,7 +254,14 @@ public final class CSVTraceReader: TraceSource {
       }
       return nil
     }
+    if readsDateTimes, let unit = settings.timeUnit, unit != .s {
+      throw AccelError.usage(
+        "--time-unit \(unit.rawValue) does not apply to \(input.name): its time column holds ISO 8601 date-times",
+        hint: "leave --time-unit out: date-times are read as seconds since the epoch")
+    }
+    let firstTime = columnBuffers[0]
     let block = conversion.makeBlock(columnBuffers, capacity: blockSize, count: n, firstIndex: rowsEmitted)
+    if rowsEmitted == 0, let note = conversion.timeUnitNote(first: firstTime) { metadata.notes.append(note) }
     rowsEmitted += n
     return block
   }
@@ -234,6 +269,7 @@ public final class CSVTraceReader: TraceSource {
   // MARK: - Buffering
 
   private func refill() throws {
+    let kept = end - start
     if inChunks {
       try takeChunk()
     } else {
@@ -241,7 +277,37 @@ public final class CSVTraceReader: TraceSource {
         input: input, buffer: &ownBuffer, capacity: &capacity, start: &start, end: &end, eof: &eof)
       buffer = ownBuffer
     }
+    // The bytes kept from before come first (at `start`), then the new ones.
+    if decimalComma { Self.translateCommas(buffer, from: start + kept, to: end) }
     computeLimit()
+  }
+
+  /// Whether a field reads like a number with a decimal comma: `-12,5`, `1,5E-3`.
+  static func looksLikeDecimalComma(_ field: String) -> Bool {
+    var bytes = Array(field.utf8)[...]
+    if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+    guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")) else { return false }
+    let whole = bytes[..<comma]
+    var rest = bytes[(comma + 1)...]
+    if let e = rest.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
+      var exponent = rest[(e + 1)...]
+      if exponent.first == UInt8(ascii: "-") || exponent.first == UInt8(ascii: "+") { exponent = exponent.dropFirst() }
+      guard !exponent.isEmpty, exponent.allSatisfy(Self.isDigit) else { return false }
+      rest = rest[..<e]
+    }
+    return !whole.isEmpty && !rest.isEmpty && whole.allSatisfy(Self.isDigit) && rest.allSatisfy(Self.isDigit)
+  }
+
+  static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+  /// Turns every comma in `from..<to` into a decimal point.
+  static func translateCommas(_ buffer: UnsafeMutablePointer<UInt8>, from: Int, to: Int) {
+    var p = from
+    while p < to, let found = memchr(buffer + p, Int32(UInt8(ascii: ",")), to - p) {
+      let at = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      buffer[at] = UInt8(ascii: ".")
+      p = at + 1
+    }
   }
 
   /// Moves the unparsed bytes in front of the input's next chunk (into its reserve) and parses
@@ -434,7 +500,7 @@ public final class CSVTraceReader: TraceSource {
               var trimmed = text[...]
               while let l = trimmed.last, CSVDialect.isBlank(l) { trimmed = trimmed.dropLast() }
               while let l = trimmed.first, CSVDialect.isBlank(l) { trimmed = trimmed.dropFirst() }
-              let parsed = trimmed.withUnsafeBufferPointer { _FloatParser.slowParse($0) }
+              let parsed = trimmed.withUnsafeBufferPointer { parseSlow($0, field: f) }
               guard let value = checked(parsed, text: trimmed, field: f, line: line + extraLines)
               else {
                 failed = true
@@ -633,11 +699,26 @@ public final class CSVTraceReader: TraceSource {
     var e = r
     while e > q && CSVDialect.isBlank(buffer[e - 1]) { e -= 1 }
     let bytes = UnsafeBufferPointer(start: buffer + q, count: e - q)
-    let parsed = _FloatParser.slowParse(bytes)
+    let parsed = parseSlow(bytes, field: f)
     guard let value = checked(parsed, text: bytes[...], field: f, line: line) else {
       return nil
     }
     return (value, r)
+  }
+
+  /// A field that is not a plain number: any number `strtod` reads, or in the time column an
+  /// ISO 8601 date-time (seconds since the epoch; noted in the metadata the first time).
+  @inline(never)
+  private func parseSlow(_ bytes: UnsafeBufferPointer<UInt8>, field f: Int) -> Double? {
+    if let v = _FloatParser.slowParse(bytes) { return v }
+    guard columns.hasTime, f < codeCount, codePointer[f] == 0, let t = Timestamp.parse(bytes) else { return nil }
+    if !readsDateTimes {
+      readsDateTimes = true
+      metadata.notes.append(
+        "the time column holds ISO 8601 date-times (the first is \(quotedField(String(decoding: bytes, as: UTF8.self)))): read as seconds since 1970-01-01 UTC (times without a zone as UTC)"
+      )
+    }
+    return t
   }
 
   /// Validates a parsed value (nil: not a number; non-finite: refused unless allowed).

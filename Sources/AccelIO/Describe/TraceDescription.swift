@@ -33,7 +33,7 @@ public struct TraceDescription: Sendable {
   public static let implausibleAngularRate = 35.0
 
   public static func warnings(_ s: TraceSummary, _ metadata: TraceMetadata) -> [String] {
-    var w: [String] = []
+    var w = metadata.notes
     let meanNorm = s.magnitude.mean
     if s.magnitude.count > 0 {
       if meanNorm > 8 && meanNorm < 12 {
@@ -235,7 +235,7 @@ public struct TraceDescription: Sendable {
     if let u = metadata.sourceMagnetometerUnits { input += "; magnetometer \(u.rawValue)" }
     row("input", input)
     if let preset = metadata.recognisedAs {
-      let summary = Preset.named(preset)?.summary ?? preset
+      let summary = (Preset.named(preset) ?? (preset == HDF5Trace.broad.name ? HDF5Trace.broad : nil))?.summary ?? preset
       row("recorder", "recognised as \(preset) (\(summary)); --preset overrides")
     }
     if s.nonFinite > 0 { row("non-finite", "\(s.nonFinite) rows") }

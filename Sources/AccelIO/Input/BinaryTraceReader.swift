@@ -20,7 +20,7 @@ public final class BinaryTraceReader: TraceSource {
   private let expectedRows: Int?
   private let dataOffset: Int
   private let settings: TraceReadSettings
-  private let conversion: SampleConversion
+  private var conversion: SampleConversion
   private let blockSize: Int
   private var rowsRead = 0
   private var rowsEmitted = 0
@@ -157,7 +157,9 @@ public final class BinaryTraceReader: TraceSource {
       done = true
       return try finishEmpty()
     }
+    let firstTime = columns[0]
     let block = conversion.makeBlock(columns, capacity: cap, count: n, firstIndex: rowsEmitted)
+    if rowsEmitted == 0, let note = conversion.timeUnitNote(first: firstTime) { metadata.notes.append(note) }
     rowsEmitted += n
     return block
   }

@@ -49,6 +49,19 @@ public final class ByteInput {
     try detectCompression()
   }
 
+  /// An input whose bytes `producer` makes (it returns 0 at the end): a format presented to a
+  /// reader as another (HDF5 as an NPY stream).
+  public init(name: String, producer: @escaping (UnsafeMutableRawPointer, Int) throws -> Int) {
+    self.name = name
+    self.path = nil
+    self.fd = -1
+    self.ownsDescriptor = false
+    self.producer = producer
+  }
+
+  /// Makes the bytes of a produced input.
+  private var producer: ((UnsafeMutableRawPointer, Int) throws -> Int)?
+
   /// The gzip decoder when the input is compressed.
   private var gzip: GzipDecoder?
 
@@ -183,6 +196,19 @@ public final class ByteInput {
     return Array(pending.prefix(count))
   }
 
+  /// The first bytes without consuming them: at least `least` (fewer only at the end of the
+  /// input), and up to `most` when they are at hand. Waits only for the `least`: a pipe fed slowly
+  /// (a live recording) is not held up to fill `most`.
+  public func peekAvailable(least: Int, most: Int) throws -> [UInt8] {
+    if pending.isEmpty && most > 0 {
+      var more = [UInt8](repeating: 0, count: most)
+      let n = try more.withUnsafeMutableBytes { try rawRead(into: $0.baseAddress!, count: most) }
+      pending = Array(more[0..<n])
+      if n == 0 { return [] }
+    }
+    return pending.count >= least ? Array(pending.prefix(most)) : try peek(least)
+  }
+
   /// Reads up to `count` bytes; returns 0 only at the end of the input.
   public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
     if !pending.isEmpty {
@@ -204,7 +230,7 @@ public final class ByteInput {
         throw error
       }
     }
-    let n = try gzip?.read(into: buffer, count: count) ?? readDescriptor(into: buffer, count: count)
+    let n = try producer?(buffer, count) ?? gzip?.read(into: buffer, count: count) ?? readDescriptor(into: buffer, count: count)
     offset += n
     return n
   }

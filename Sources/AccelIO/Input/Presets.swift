@@ -60,6 +60,19 @@ public struct Preset: Sendable {
       timeUnit: .s, units: .fixed(.metersPerSecondSquared), convention: .specificForce,
       signatures: [["time(s)", "accelerationx(m/s^2)", "accelerationy(m/s^2)", "accelerationz(m/s^2)"]]),
     Preset(
+      name: "sensor-logger",
+      summary:
+        "Sensor Logger app exports (TotalAcceleration.csv: time in epoch ns, seconds_elapsed, z, y, x in m/s^2, Android's signs): t from seconds_elapsed",
+      columns: "t=seconds_elapsed,x=x,y=y,z=z", units: .fixed(.metersPerSecondSquared),
+      gyroscopeUnits: .fixed(.radiansPerSecond), magnetometerUnits: .fixed(.microtesla), convention: .specificForce,
+      signatures: [["time", "seconds_elapsed", "x", "y", "z"]]),
+    Preset(
+      name: "sensor-logger-ios",
+      summary:
+        "Sensor Logger app on iOS (Accelerometer.csv: the user acceleration, gravity removed, in m/s^2 with Apple's signs): t from seconds_elapsed",
+      columns: "t=seconds_elapsed,x=x,y=y,z=z", units: .fixed(.metersPerSecondSquared),
+      gyroscopeUnits: .fixed(.radiansPerSecond), magnetometerUnits: .fixed(.microtesla), convention: .apple),
+    Preset(
       name: "android",
       summary: "Android SensorEvent logs with columns t (ns), x, y, z in m/s^2 (specific force)",
       columns: nil, timeUnit: .ns, units: .fixed(.metersPerSecondSquared), gyroscopeUnits: .fixed(.radiansPerSecond),
@@ -141,6 +154,10 @@ public struct TraceReadOptions: Sendable {
   public var rawPrecision: SamplePrecision?
   public var skipBadRows = false
   public var allowNonFinite = false
+  /// Numbers with a decimal comma (`1,5`); nil: told from the first row.
+  public var decimalComma: Bool?
+  /// The HDF5 dataset to read.
+  public var dataset: String?
   /// Whether a CSV header may select a preset by itself (on unless a preset or columns are given).
   public var recognise = true
 
@@ -188,6 +205,8 @@ public struct TraceReadOptions: Sendable {
     if let rawPrecision { s.rawPrecision = rawPrecision }
     if skipBadRows { s.skipBadRows = true }
     if allowNonFinite { s.allowNonFinite = true }
+    if let decimalComma { s.decimalComma = decimalComma }
+    if let dataset { s.dataset = dataset }
   }
 }
 
@@ -214,8 +233,23 @@ public enum TraceOpener {
     var settings = settings
     var format = settings.format ?? TraceFormat(pathExtensionOf: path)
     if path.lowercased().hasSuffix(".f32") && settings.format == nil { settings.rawPrecision = .float32 }
-    if format == nil {
-      format = try input.peek(6) == NPYHeader.magic ? .npy : .csv
+    let head = try input.peekAvailable(least: 8, most: 512)
+    if format == nil || format == .csv && settings.format == nil {
+      format = head.starts(with: NPYHeader.magic) ? .npy : head.starts(with: HDF5Trace.magic) ? .hdf5 : .csv
+    }
+    if format == .hdf5 {
+      guard input.path != nil, !input.isCompressed else {
+        throw AccelError.usage(
+          "\(input.name): HDF5 is read from a file, not from \(input.isCompressed ? "gzip-compressed data" : "a pipe")",
+          hint: "HDF5 needs random access: save it as a file first")
+      }
+      return try HDF5Trace.open(path: path, settings: settings)
+    }
+    if settings.dataset != nil {
+      throw AccelError.usage("--dataset chooses data in HDF5 files; \(input.name) is \(format!.rawValue.uppercased())")
+    }
+    if format == .csv || format == .tsv, let problem = ForeignFormat.problem(head: head, file: input.name) {
+      throw problem
     }
     switch format ?? .csv {
     case .csv:
@@ -227,6 +261,8 @@ public enum TraceOpener {
       return (try BinaryTraceReader.npy(input: input, settings: settings), input)
     case .raw:
       return (try BinaryTraceReader.raw(input: input, settings: settings), input)
+    case .hdf5:
+      preconditionFailure("HDF5 is opened above")
     }
   }
 }

@@ -50,6 +50,7 @@ public enum TraceFormat: String, CaseIterable, Sendable {
   case tsv
   case npy
   case raw
+  case hdf5
 
   /// The format a file name's extension implies, if any.
   public init?(pathExtensionOf path: String) {
@@ -59,6 +60,7 @@ public enum TraceFormat: String, CaseIterable, Sendable {
     case "tsv", "tab": self = .tsv
     case "npy": self = .npy
     case "raw", "bin", "f32", "f64": self = .raw
+    case "h5", "hdf5", "he5", "hdf": self = .hdf5
     default: return nil
     }
   }
@@ -155,7 +157,9 @@ public struct TraceReadSettings: Sendable {
   public var columns: ColumnSpec?
   /// The sample rate in Hz, for inputs without a time column.
   public var rate: Double?
-  public var timeUnit: TimeUnit = .s
+  /// The time column's unit; nil: seconds, unless its first value is an epoch time in ms, us or
+  /// ns (then that unit, with a note in the metadata).
+  public var timeUnit: TimeUnit?
   public var units: UnitsSetting = .auto
   public var gyroscopeUnits: UnitChoice<AngularRateUnit> = .auto
   public var magnetometerUnits: UnitChoice<MagneticFieldUnit> = .auto
@@ -166,6 +170,12 @@ public struct TraceReadSettings: Sendable {
   public var rawPrecision: SamplePrecision = .float64
   public var skipBadRows = false
   public var allowNonFinite = false
+  /// The HDF5 dataset (or group of 1-D datasets) to read; nil: a BROAD trial, or the file's only
+  /// 2-D dataset.
+  public var dataset: String?
+  /// Numbers with a decimal comma (`1,5`, as spreadsheets in many locales save them); nil: when
+  /// the delimiter is `;` or a tab and a field of the first row reads like `1,5`.
+  public var decimalComma: Bool?
   /// The preset recognised from the header (set by the reader, reported in the metadata).
   public var recognisedAs: String?
   /// The options to apply over a preset recognised from a CSV header; nil: no recognition.
@@ -182,7 +192,11 @@ public struct TraceReadSettings: Sendable {
 /// there is no time column), acceleration in g with Apple's signs, angular rate in rad/s,
 /// magnetic field in µT; kept columns as they are.
 struct SampleConversion {
-  let timeDivisor: Double
+  var timeDivisor: Double
+  /// Whether the time unit is to be told from the first timestamp.
+  var detectsTimeUnit: Bool
+  /// The unit told from the first timestamp, when it was not seconds.
+  private(set) var detectedTimeUnit: TimeUnit?
   let rate: Double?
   let hasTime: Bool
   let layout: TraceLayout
@@ -191,7 +205,8 @@ struct SampleConversion {
   let negates: [Bool]
 
   init(settings: TraceReadSettings, units: ResolvedUnits, layout: TraceLayout, hasTime: Bool) {
-    timeDivisor = settings.timeUnit.divisorToSeconds
+    timeDivisor = (settings.timeUnit ?? .s).divisorToSeconds
+    detectsTimeUnit = settings.timeUnit == nil && hasTime
     rate = settings.rate
     self.hasTime = hasTime
     self.layout = layout
@@ -217,11 +232,18 @@ struct SampleConversion {
   /// Builds a block from the column buffers laid out at `base`, `base + capacity`, ... (one per
   /// storage slot) and converts it. `firstIndex` is the trace index of the first sample (for
   /// `index / rate`).
-  func makeBlock(
+  mutating func makeBlock(
     _ base: UnsafeMutablePointer<Double>, capacity: Int, count n: Int, firstIndex: Int
   ) -> SampleBlock {
     var columns: [[Double]] = []
     columns.reserveCapacity(scales.count)
+    if detectsTimeUnit && n > 0 {
+      detectsTimeUnit = false
+      if let unit = TimeUnit.epoch(base[0]) {
+        detectedTimeUnit = unit
+        timeDivisor = unit.divisorToSeconds
+      }
+    }
     if hasTime {
       let tp = base
       if timeDivisor != 1 { for i in 0..<n { tp[i] /= timeDivisor } }
@@ -279,5 +301,14 @@ struct ResolvedUnits {
       sourceUnits: acceleration, sourceConvention: settings.convention, layout: layout,
       sourceGyroscopeUnits: gyroscope, sourceMagnetometerUnits: magnetometer,
       recognisedAs: settings.recognisedAs)
+  }
+}
+
+extension SampleConversion {
+  /// The note for a time unit told from the first timestamp (`first`, as read).
+  func timeUnitNote(first: Double) -> String? {
+    detectedTimeUnit.map { unit in
+      "the time column holds Unix epoch times in \(unit.rawValue) (the first is \(formatNumber(first))): read as \(unit.rawValue); --time-unit chooses another unit"
+    }
   }
 }

@@ -10,6 +10,11 @@ public final class TraceStream {
   /// A warning when the rate worked out from the timestamps is implausible (outside 0.1 Hz-100
   /// kHz): most often timestamps in ms, us or ns read as seconds.
   public private(set) var rateWarning: String?
+  /// What people should know about how the trace was read: the reader's notes (a time unit or a
+  /// decimal comma it told by itself) and the rate warning.
+  public var warnings: [String] {
+    source.metadata.notes.map { "\(name): \($0)" } + (rateWarning.map { [$0] } ?? [])
+  }
   private var resampler: LinearResampler?
   private var first: SampleBlock?
   private var firstTaken = false

@@ -14,13 +14,16 @@ public enum TableFormat: Sendable {
   case npy
   case raw
 
-  /// The format for `format` (csv, tsv, npy or raw).
-  public init(_ format: TraceFormat) {
+  /// The format for `format` (csv, tsv, npy or raw; HDF5 is read, not written).
+  public init(_ format: TraceFormat) throws {
     switch format {
     case .csv: self = .csv(delimiter: UInt8(ascii: ","))
     case .tsv: self = .csv(delimiter: UInt8(ascii: "\t"))
     case .npy: self = .npy
     case .raw: self = .raw
+    case .hdf5:
+      throw AccelError.usage(
+        "accelkit reads HDF5 but does not write it", hint: "write NPY (.npy), which h5py and numpy read, or CSV")
     }
   }
 
@@ -34,7 +37,7 @@ public enum TableFormat: Sendable {
   public static func openWriter(
     path: String, format: TraceFormat?, inputs: [ByteInput], names: [String], precision: SamplePrecision
   ) throws -> TableSink {
-    let table = TableFormat(format ?? TraceFormat(pathExtensionOf: path) ?? .csv)
+    let table = try TableFormat(format ?? TraceFormat(pathExtensionOf: path) ?? .csv)
     let file = try OutputFile(path: path, inputs: inputs, needsSeek: table.needsSeek)
     return try table.makeWriter(output: file, names: names, precision: precision)
   }

@@ -58,10 +58,11 @@ struct Merge: ParsableCommand {
   var partial = false
 
   @Option(
+    name: .customLong("dataset-path"),
     help: ArgumentHelp(
       "Where the dataset is now, to draw its traces in index.html (default: where evaluate read it).",
       valueName: "path"))
-  var dataset: String?
+  var datasetPath: String?
 
   @OptionGroup(title: "Report") var report: ReportOptions
 
@@ -188,14 +189,14 @@ struct Merge: ParsableCommand {
   /// The dataset's jobs as evaluate read them, when the dataset is at hand and reads the same
   /// way (else the report says its traces are not drawn).
   func drawableJobs(_ header: ShardHeader) throws -> [EvaluationJob]? {
-    let path = dataset ?? header.datasets[0]
+    let path = datasetPath ?? header.datasets[0]
     guard
       let jobs = try? EvaluationJob.jobs(
         dataset: path, labels: header.labels, options: try input.options(),
         allowOutsidePaths: header.allowOutsidePaths)
     else {
       Diagnostics.note(
-        "index.html draws no traces: the dataset \(path) cannot be read here (--dataset says where it is)")
+        "index.html draws no traces: the dataset \(path) cannot be read here (--dataset-path says where it is)")
       return nil
     }
     guard ShardHeader.digest(jobs: jobs) == header.jobsDigest else {

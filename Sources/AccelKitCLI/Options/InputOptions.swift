@@ -9,8 +9,14 @@ extension SamplePrecision: ExpressibleByArgument {}
 
 /// How to read input traces: shared by every command that reads one.
 struct InputOptions: ParsableArguments {
-  @Option(name: .customLong("input-format"), help: "The input format: csv, tsv, npy or raw (default: from the extension or the content).")
+  @Option(name: .customLong("input-format"), help: "The input format: csv, tsv, npy, raw or hdf5 (default: from the extension or the content).")
   var format: TraceFormat?
+
+  @Option(
+    help: ArgumentHelp(
+      "The HDF5 data to read: a 2-D dataset (rows of columns) or a group of 1-D datasets, one per column (default: a BROAD trial's IMU data, or the file's only 2-D dataset).",
+      valueName: "name"))
+  var dataset: String?
 
   @Option(help: ArgumentHelp("Set the CSV delimiter: comma, tab, semicolon, space or one character (default: detected).", valueName: "char"))
   var delimiter: String?
@@ -54,6 +60,13 @@ struct InputOptions: ParsableArguments {
   @Flag(help: "Skip rows that do not parse and report how many on stderr, instead of stopping.")
   var skipBadRows = false
 
+  @Flag(
+    inversion: .prefixedNo,
+    help:
+      "Numbers have a decimal comma (1,5), as spreadsheets in many locales save them (default: told from the first row when the delimiter is ';' or a tab)."
+  )
+  var decimalComma: Bool?
+
   @Flag(help: "Accept NaN and infinite values (and read empty fields as NaN).")
   var allowNonfinite = false
 
@@ -85,6 +98,7 @@ struct InputOptions: ParsableArguments {
     var o = TraceReadOptions()
     o.preset = preset
     o.format = format
+    o.dataset = dataset
     o.delimiter = delimiter.flatMap(CSVDialect.parseDelimiter)
     o.noHeader = noHeader
     o.columns = try columns.map(ColumnSpec.init(parsing:))
@@ -98,6 +112,7 @@ struct InputOptions: ParsableArguments {
     o.rawLayout = layout.flatMap(RawLayout.init(parsing:))
     o.rawPrecision = rawType
     o.skipBadRows = skipBadRows
+    o.decimalComma = decimalComma
     o.allowNonFinite = allowNonfinite
     return o
   }

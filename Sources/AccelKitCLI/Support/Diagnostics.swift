@@ -31,7 +31,7 @@ enum Diagnostics {
   /// Opens a trace as every command does, warning at once about an implausible rate.
   static func openStream(path: String, settings: TraceReadSettings, resample: Double?) throws -> TraceStream {
     let stream = try TraceStream(path: path, settings: settings, resample: resample)
-    if let text = stream.rateWarning { warning(text) }
+    for text in stream.warnings { warning(text) }
     return stream
   }
 
