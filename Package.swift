@@ -45,8 +45,11 @@ let package = Package(
         "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      linkerSettings: [.linkedLibrary("m")]
+      linkerSettings: [.linkedLibrary("m")],
+      plugins: ["BuildInfo"]
     ),
+    // Records the commit for `accelkit --version`.
+    .plugin(name: "BuildInfo", capability: .buildTool()),
     // The README's library example, built and run by a test.
     .executableTarget(
       name: "LibraryExample",

@@ -151,6 +151,9 @@ public enum ShakeRules {
     [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, SwingRule.self, OrientationChangeRule.self]
   }
 
+  /// The rules' names, in `all`'s order.
+  public static var names: [String] { all.map { $0.name } }
+
   /// The detectors that emit `label`.
   public static func emitting(_ label: String) -> [any ShakeRule.Type] { all.filter { $0.labels.contains(label) } }
 

@@ -11,6 +11,9 @@ import ArgumentParser
 @main
 struct AccelKit: ParsableCommand {
   static let version = "0.1.0"
+  /// The version and the commit it was built from (`accelkit --version`; partial results must
+  /// come from the same build to merge).
+  static let fullVersion = "\(version) (commit \(buildCommit))"
 
   static let configuration = CommandConfiguration(
     commandName: "accelkit",
@@ -24,7 +27,7 @@ struct AccelKit: ParsableCommand {
       66 an input cannot be read, 73 an output cannot be created, 74 an output cannot be written \
       (full disk), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.
       """,
-    version: version,
+    version: fullVersion,
     subcommands: [Info.self, Convert.self, Filter.self, Spectrum.self, Spectrogram.self, Orientation.self, AttitudeCommand.self, DetectShakes.self, Evaluate.self, Merge.self, Tune.self, Labels.self, Generate.self, Simulate.self, Plot.self, Presets.self]
   )
 

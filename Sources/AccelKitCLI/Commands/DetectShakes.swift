@@ -21,9 +21,9 @@ struct DetectShakes: ParsableCommand {
       parallel and written in the order given. Every rule streams in constant memory.
 
       Examples:
-        accelkit detect-shakes --rule three-peak walk.csv
-        accelkit detect-shakes --rule seismic --param sensitivity=1 --preset st-mlc logs/*.csv -o events.csv
-        accelkit detect-shakes --rule angular-change --param begin=8 --param end=3 walk.csv
+        accelkit detect-shakes --rule three-peak datasets/test/000.csv
+        accelkit detect-shakes --rule seismic --param sensitivity=1 datasets/real/st-mlc/*.csv -o events.csv
+        accelkit detect-shakes --rule angular-change --param begin=8 --param end=3 datasets/test/000.csv
         accelkit detect-shakes --list-params
       """)
 
@@ -35,7 +35,7 @@ struct DetectShakes: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("The events CSV (`-` for stdout).", valueName: "path"))
   var output: String = "-"
 
-  @Option(help: "The rule (see --list-params); may be left to --params-file.")
+  @Option(help: "The rule (see --list-params); may be left to --params-file.", completion: .list(ShakeRules.names))
   var rule: String?
 
   @Option(

@@ -37,9 +37,9 @@ struct Evaluate: ParsableCommand {
 
       Examples:
         accelkit evaluate datasets/test -o notebooks-out
-        accelkit evaluate datasets/test --rule three-peak --fail-under f1=0.9,recall=0.85 --fail-over false_alarms_per_hour=2
+        accelkit evaluate datasets/test --rule swing --fail-under f1=0.9,recall=0.85 --fail-over false_alarms_per_hour=2
         accelkit evaluate datasets/train --sweep three-peak.move_g=0.5:1.0:0.05 -o sweep-out
-        accelkit evaluate walk.csv --labels walk-events.csv --rule seismic
+        accelkit evaluate datasets/test/000.csv --labels datasets/test/000.events.csv --rule seismic
         accelkit evaluate datasets/test --baseline notebooks-out/summary.csv --fail-on-regression
         parallel accelkit evaluate datasets/test --shard {}/4 -o parts/{} ::: 1 2 3 4 && accelkit merge parts/* -o report
       """)
@@ -52,7 +52,8 @@ struct Evaluate: ParsableCommand {
   @Option(help: ArgumentHelp("The annotations of a single trace.", valueName: "events.csv"))
   var labels: String?
 
-  @Option(name: .customLong("rule"), help: "A rule to evaluate (repeatable; default: all).")
+  @Option(
+    name: .customLong("rule"), help: "A rule to evaluate (repeatable; default: all).", completion: .list(ShakeRules.names))
   var rules: [String] = []
 
   @Option(
@@ -146,7 +147,7 @@ struct Evaluate: ParsableCommand {
       let header = try ShardHeader(
         shard: spec, datasets: [dataset], labels: labels, allowOutsidePaths: matching.allowOutsidePaths,
         jobs: jobs,
-        annotationOptions: annotationOptions, version: AccelKit.version)
+        annotationOptions: annotationOptions, version: AccelKit.fullVersion)
       let partial = try PartialEvaluation.evaluate(
         shard: spec, header: header, jobs: jobs, annotations: annotations, plan: plan, matching: settings,
         parallelism: matching.jobs, traceDone: { progress.advance(rows: $0) })

@@ -26,11 +26,11 @@ struct Filter: ParsableCommand {
       warn when the trace's intervals jitter by more than 5% or have gaps.
 
       Examples:
-        accelkit filter lowpass --alpha 0.1 walk.csv -o smooth.csv
-        accelkit filter butterworth --order 4 --cutoff 5 walk.csv -o low.csv
-        accelkit filter butterworth --band bandpass --order 2 --cutoff 0.5 --cutoff-high 3 --zero-phase walk.csv -o band.csv
+        accelkit filter lowpass --alpha 0.1 datasets/test/000.csv -o smooth.csv
+        accelkit filter butterworth --order 4 --cutoff 5 datasets/test/000.csv -o low.csv
+        accelkit filter butterworth --band bandpass --order 2 --cutoff 0.5 --cutoff-high 3 --zero-phase datasets/test/000.csv -o band.csv
         accelkit filter adaptive-highpass --cutoff 5 --rate 60 --describe
-        accelkit filter gravity --cutoff 0.3 walk.csv -o split.csv
+        accelkit filter gravity --cutoff 0.3 datasets/test/000.csv -o split.csv
       """,
     subcommands: [
       Lowpass.self, Highpass.self, AdaptiveLowpass.self, AdaptiveHighpass.self, Butterworth.self, Gravity.self,
@@ -156,7 +156,7 @@ struct Lowpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "lowpass",
     abstract: "Smooth with the seeds' exponential low-pass y = a x + (1 - a) y.",
-    discussion: "Examples:\n  accelkit filter lowpass --alpha 0.1 walk.csv -o smooth.csv\n  accelkit filter lowpass --cutoff 2 walk.csv -o smooth.npy")
+    discussion: "Examples:\n  accelkit filter lowpass --alpha 0.1 datasets/test/000.csv -o smooth.csv\n  accelkit filter lowpass --cutoff 2 datasets/test/000.csv -o smooth.npy")
 
   @OptionGroup var exponential: ExponentialOptions
   @OptionGroup var options: FilterOptions
@@ -168,7 +168,7 @@ struct Highpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "highpass",
     abstract: "Remove the slow part with the seeds' high-pass, x - lowpass(x).",
-    discussion: "Examples:\n  accelkit filter highpass --alpha 0.1 walk.csv -o moves.csv")
+    discussion: "Examples:\n  accelkit filter highpass --alpha 0.1 datasets/test/000.csv -o moves.csv")
 
   @OptionGroup var exponential: ExponentialOptions
   @OptionGroup var options: FilterOptions
@@ -195,8 +195,8 @@ struct Gravity: ParsableCommand {
       follows rotations at once. Needs a gyroscope.
 
       Examples:
-        accelkit filter gravity --cutoff 0.3 walk.csv -o split.csv
-        accelkit filter gravity --method fusion ../shared/datasets/broad-imu/15_undisturbed_fast_translation_A.csv.gz -o split.csv
+        accelkit filter gravity --cutoff 0.3 datasets/test/000.csv -o split.csv
+        accelkit filter gravity --method fusion datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o fused.csv
       """)
 
   @Option(help: "lowpass (the exponential low-pass) or fusion (the attitude from the gyroscope and accelerometer).")
@@ -245,7 +245,7 @@ struct AdaptiveLowpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adaptive-lowpass",
     abstract: "Smooth with Apple's AccelerometerGraph low-pass (adaptive unless --no-adaptive).",
-    discussion: "Examples:\n  accelkit filter adaptive-lowpass --cutoff 5 walk.csv -o smooth.csv\n  accelkit filter adaptive-lowpass --cutoff 5 --rate 60 --describe")
+    discussion: "Examples:\n  accelkit filter adaptive-lowpass --cutoff 5 datasets/test/000.csv -o smooth.csv\n  accelkit filter adaptive-lowpass --cutoff 5 --rate 60 --describe")
 
   @OptionGroup var apple: AppleOptions
   @OptionGroup var options: FilterOptions
@@ -257,7 +257,7 @@ struct AdaptiveHighpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adaptive-highpass",
     abstract: "Keep quick changes with Apple's AccelerometerGraph high-pass (adaptive unless --no-adaptive).",
-    discussion: "Examples:\n  accelkit filter adaptive-highpass --cutoff 5 walk.csv -o moves.csv")
+    discussion: "Examples:\n  accelkit filter adaptive-highpass --cutoff 5 datasets/test/000.csv -o moves.csv")
 
   @OptionGroup var apple: AppleOptions
   @OptionGroup var options: FilterOptions
@@ -278,9 +278,9 @@ struct Butterworth: ParsableCommand {
       (32 bytes per sample) that is filtered backward from its end.
 
       Examples:
-        accelkit filter butterworth --order 4 --cutoff 5 walk.csv -o low.csv
-        accelkit filter butterworth --band high --order 2 --cutoff 0.5 walk.csv -o high.csv
-        accelkit filter butterworth --band bandpass --order 2 --cutoff 0.5 --cutoff-high 3 --zero-phase walk.csv -o band.csv
+        accelkit filter butterworth --order 4 --cutoff 5 datasets/test/000.csv -o low.csv
+        accelkit filter butterworth --band high --order 2 --cutoff 0.5 datasets/test/000.csv -o high.csv
+        accelkit filter butterworth --band bandpass --order 2 --cutoff 0.5 --cutoff-high 3 --zero-phase datasets/test/000.csv -o band.csv
       """)
 
   @Option(help: "The order N >= 1 (band filters have 2N poles).")

@@ -15,8 +15,8 @@ struct Generate: ParsableCommand {
       manifest.csv and a README with the exact command. The same options give the same bytes.
 
       Examples:
-        accelkit generate -o datasets/train --traces 20 --seed 1
-        accelkit generate -o datasets/test --traces 12 --seed 2
+        accelkit generate -o my-train --traces 20 --seed 1
+        accelkit generate -o my-test --traces 12 --seed 2
         accelkit generate -o negatives --scenario negatives --traces 5
       """)
 

@@ -20,11 +20,11 @@ struct Info: ParsableCommand {
       rows come out in the order given.
 
       Examples:
-        accelkit info walk.csv
-        accelkit info --preset st-mlc --format csv asset_tracking/*.csv
-        accelkit info --format json trace.npy
-        accelkit info imu-trial.csv.gz
-        cat trace.csv | accelkit info -
+        accelkit info datasets/test/000.csv
+        accelkit info --preset st-mlc --format csv datasets/real/st-mlc/*.csv
+        accelkit info --format json datasets/samples/table-rest.csv
+        accelkit info datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz
+        accelkit info - < datasets/samples/portrait-shake.csv
       """
   )
 

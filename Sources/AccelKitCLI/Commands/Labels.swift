@@ -28,10 +28,11 @@ struct LabelsConvert: ParsableCommand {
       JSON export with one task. Events keep the input's order (Label Studio's are sorted by time).
 
       Examples:
-        accelkit labels convert walk.txt -o walk.events.csv
-        accelkit labels convert export.json --labels-task 12 -o walk.events.csv
-        accelkit labels convert annotations.csv --label-columns start=onset,end=offset,label=class,unit=ms -o walk.events.csv
-        accelkit labels convert walk.events.csv --to label-studio --trace walk.csv -o walk.json
+        accelkit labels convert datasets/test/000.events.csv --to audacity -o 000.txt
+        accelkit labels convert 000.txt -o 000.events.csv
+        accelkit labels convert datasets/test/000.events.csv --to label-studio --trace datasets/test/000.csv -o 000.json
+        accelkit labels convert 000.json -o from-label-studio.csv
+        accelkit labels convert datasets/test/001.events.csv --label-columns start=start,end=end,label=label,unit=s -o 001.csv
       """)
 
   @Argument(help: "The annotation file (`FILE#ID` picks a Label Studio task).")

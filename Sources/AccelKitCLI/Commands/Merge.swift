@@ -32,11 +32,11 @@ struct Merge: ParsableCommand {
       them).
 
       Examples:
-        parallel accelkit evaluate datasets/test --shard {}/8 -o parts/{} ::: 1 2 3 4 5 6 7 8
+        parallel accelkit evaluate datasets/test --rule swing --shard {}/4 -o parts/{} ::: 1 2 3 4
         accelkit merge parts/* -o report
-        parallel accelkit evaluate datasets/test --shard {}/4 -o - ::: 1 2 3 4 | accelkit merge - -o report
-        accelkit merge --partial parts/1 parts/2 -o parts/1-2
-        accelkit merge 'parts/*/partial.json' --fail-under f1=0.8 --junit junit.xml
+        accelkit merge --partial parts/1 parts/2 -o parts-1-2
+        accelkit merge parts-1-2 'parts/[34]' --fail-under f1=0.9 --junit junit.xml
+        parallel -k accelkit evaluate datasets/test --shard {}/4 -o - ::: 1 2 3 4 | accelkit merge - -o report-all
       """)
 
   @Argument(
@@ -164,10 +164,10 @@ struct Merge: ParsableCommand {
   /// Checks the merged result's accelkit; with --partial writes it (true), else requires every
   /// shard (false: the caller goes on to the outputs).
   func wrotePartial(_ header: ShardHeader, names: [String], json: () -> String) throws -> Bool {
-    guard header.version == AccelKit.version else {
+    guard header.version == AccelKit.fullVersion else {
       throw AccelError.data(
         DataLocation(file: names[0]),
-        "written by accelkit \(header.version); this is accelkit \(AccelKit.version)",
+        "written by accelkit \(header.version); this is accelkit \(AccelKit.fullVersion)",
         hint: "merge with the accelkit that ran the shards")
     }
     if partial {

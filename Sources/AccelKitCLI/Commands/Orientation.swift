@@ -34,10 +34,10 @@ struct Orientation: ParsableCommand {
       --accel-tolerance from 1 g.
 
       Examples:
-        accelkit orientation walk.csv -o attitude.csv
-        accelkit orientation --raw --preset coremotion-gravity walk_data.csv -o attitude.csv
-        accelkit orientation --events walk.csv -o changes.csv
-        accelkit orientation --angles aerospace --preset broad trial.csv -o tilt.csv
+        accelkit orientation datasets/test/000.csv -o attitude.csv
+        accelkit orientation --raw datasets/samples/table-rest.csv -o rest.csv
+        accelkit orientation --events datasets/test/000.csv -o changes.csv
+        accelkit orientation --angles aerospace datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o tilt.csv
       """)
 
   @OptionGroup(title: "Input") var input: InputOptions

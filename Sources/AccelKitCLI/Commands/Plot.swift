@@ -19,11 +19,13 @@ struct Plot: ParsableCommand {
       averaged down to at most 512 time columns and 128 frequency rows.
 
       Examples:
-        accelkit plot trace walk.csv --events truth.csv --events detections.csv -o walk.svg
-        accelkit plot spectrum walk.csv -o psd.svg
-        accelkit plot spectrogram walk.csv -o sg.svg
-        accelkit plot pr notebooks-out/sweep.csv -o pr.svg
-        accelkit plot orientation walk.csv -o attitude.svg
+        accelkit detect-shakes --rule swing datasets/test/000.csv -o detections.csv
+        accelkit plot trace datasets/test/000.csv --events datasets/test/000.events.csv --events detections.csv -o trace.svg
+        accelkit plot spectrum datasets/test/000.csv -o psd.svg
+        accelkit plot spectrogram datasets/test/000.csv -o sg.svg
+        accelkit evaluate datasets/test --sweep three-peak.peak_g=1:2:0.25 -o sweep-out --format csv
+        accelkit plot pr sweep-out/sweep.csv -o pr.svg
+        accelkit plot orientation datasets/test/000.csv -o attitude.svg
       """,
     subcommands: [PlotTrace.self, PlotSpectrum.self, PlotSpectrogram.self, PlotPR.self, PlotOrientation.self])
 }

@@ -11,8 +11,8 @@ struct Presets: ParsableCommand {
 
       Examples:
         accelkit presets
-        accelkit info --preset st-mlc shake.csv
-        accelkit convert --preset coremotion walk_data.csv -o walk.npy
+        accelkit info --preset st-mlc datasets/real/st-mlc/shake.csv
+        accelkit convert --preset android datasets/samples/android/walk.csv -o walk.npy
       """
   )
 

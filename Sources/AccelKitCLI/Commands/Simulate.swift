@@ -57,8 +57,8 @@ struct Ball: ParsableCommand {
       -damping times itself (bounce counts the edges hit: when the phone would vibrate).
 
       Examples:
-        accelkit simulate ball walk.csv -o ball.csv --svg ball.svg
-        accelkit simulate ball --view 390x844 --damping 0.5 walk.csv -o ball.csv
+        accelkit simulate ball datasets/test/000.csv -o ball.csv --svg ball.svg
+        accelkit simulate ball --view 390x844 --damping 0.5 datasets/test/000.csv -o ball.csv
       """)
 
   @OptionGroup var options: SimulationOptions
@@ -101,7 +101,7 @@ struct Slide: ParsableCommand {
       these floats to integers; this uses the intended fabs.
 
       Examples:
-        accelkit simulate slide walk.csv -o slide.csv --svg slide.svg
+        accelkit simulate slide datasets/test/000.csv -o slide.csv --svg slide.svg
       """)
 
   @OptionGroup var options: SimulationOptions

@@ -106,10 +106,10 @@ struct Spectrum: ParsableCommand {
       (parabolic interpolation between bins), its power, the total power and the power in --bands.
 
       Examples:
-        accelkit spectrum walk.csv -o psd.csv
-        accelkit spectrum --segment 512 --window hamming --scaling spectrum walk.csv -o power.csv
-        accelkit spectrum --method periodogram --axes z walk.csv -o -
-        accelkit spectrum --summary --bands 0.5-3,3-8 walk.csv
+        accelkit spectrum datasets/test/000.csv -o psd.csv
+        accelkit spectrum --segment 512 --window hamming --scaling spectrum datasets/test/000.csv -o power.csv
+        accelkit spectrum --method periodogram --axes z datasets/test/000.csv -o -
+        accelkit spectrum --summary --bands 0.5-3,3-8 datasets/test/000.csv
       """)
 
   enum SummaryFormat: String, ExpressibleByArgument, CaseIterable { case table, csv }
@@ -184,8 +184,8 @@ struct Spectrogram: ParsableCommand {
       time, frequency and the chosen axes.
 
       Examples:
-        accelkit spectrogram walk.csv -o spectrogram.csv
-        accelkit spectrogram --segment 128 --overlap 0.5 --window hann --axes norm walk.csv -o sg.npy
+        accelkit spectrogram datasets/test/000.csv -o spectrogram.csv
+        accelkit spectrogram --segment 128 --overlap 0.5 --window hann --axes norm datasets/test/000.csv -o sg.npy
       """)
 
   @OptionGroup(title: "Input") var input: InputOptions

@@ -29,10 +29,9 @@ struct Tune: ParsableCommand {
       --param NAME=VALUE holds a parameter fixed. Default spaces per rule are in docs/GESTURES.md.
 
       Examples:
-        accelkit tune datasets/train --rule swing -o tuned
-        accelkit tune datasets/train datasets/real-negatives --allow-outside-paths --rule swing \\
-          --subject-to false_alarms_per_hour<=1 -o tuned
-        accelkit tune datasets/train --rule three-peak --subject-to false_alarms_per_hour<=5 --trials 400 -o tuned
+        accelkit tune datasets/train --rule swing --trials 60 -o tuned
+        accelkit tune datasets/train --rule three-peak --subject-to 'false_alarms_per_hour<=5' --trials 60 -o tuned-fa
+        accelkit tune datasets/train --rule seismic --maximize segment_f1 --trials 40 --folds 4 -o tuned-segments
         accelkit evaluate datasets/test --params-file tuned/best.params
       """)
 
@@ -44,7 +43,7 @@ struct Tune: ParsableCommand {
   )
   var datasets: [String]
 
-  @Option(help: "The rule to tune.")
+  @Option(help: "The rule to tune.", completion: .list(ShakeRules.names))
   var rule: String
 
   @Option(
@@ -172,7 +171,7 @@ struct Tune: ParsableCommand {
       let header = try ShardHeader(
         shard: spec, datasets: datasets, labels: nil, allowOutsidePaths: matching.allowOutsidePaths,
         jobs: jobs,
-        annotationOptions: annotationOptions, version: AccelKit.version)
+        annotationOptions: annotationOptions, version: AccelKit.fullVersion)
       let state = try resume.map { path -> (PartialTuning, file: String) in
         let (name, bytes) = try Merge.read([path])[0]
         let (root, format) = try PartialJSON.open(bytes, file: name)

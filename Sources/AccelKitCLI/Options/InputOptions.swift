@@ -48,7 +48,9 @@ struct InputOptions: ParsableArguments {
   @Option(help: "Set the axis convention of the input: apple (face up reads z = -1 g) or specific-force (face up reads z = +1 g).")
   var convention: AxisConvention?
 
-  @Option(help: ArgumentHelp("Apply the settings of a known recorder (see `accelkit presets`).", valueName: "name"))
+  @Option(
+    help: ArgumentHelp("Apply the settings of a known recorder (see `accelkit presets`).", valueName: "name"),
+    completion: .list(Preset.all.map(\.name)))
   var preset: String?
 
   @Option(help: ArgumentHelp("Set the fields of raw binary input records: txyz, xyz, or channels and groups such as t,acc,gyro,mag or t,x,y,z,gx,gy,gz.", valueName: "layout"))
