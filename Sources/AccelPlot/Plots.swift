@@ -118,6 +118,34 @@ public enum Plots {
     return chart.svg.render(title: title)
   }
 
+  /// A filter's frequency response: the gain in dB above, the phase in degrees below (a zero-phase
+  /// filter's is 0), against frequency in Hz; the -3 dB level is marked.
+  public static func frequencyResponse(
+    frequencies: [Double], gainDecibels: [Double], phaseDegrees: [Double], title: String
+  ) -> String {
+    let top = frequencies.last ?? 1
+    let floor = max(-120, (gainDecibels.min() ?? -60).rounded(.down))
+    var gain = Chart(height: 320, x: (0, top), y: (floor, max(3, (gainDecibels.max() ?? 0) + 3)))
+    gain.axes(xLabel: "frequency (Hz)", yLabel: "gain (dB)", title: title)
+    gain.svg.line(gain.left, gain.y(-3), gain.left + gain.plotWidth, gain.y(-3), stroke: "#999999")
+    gain.svg.label(gain.left + gain.plotWidth - 4, gain.y(-3) - 4, "-3 dB", size: 9, anchor: "end", fill: "#666666")
+    gain.svg.polyline(
+      zip(frequencies, gainDecibels).map { (gain.x($0.0), gain.clampY(gain.y(max($0.1, floor)))) }, stroke: Palette.axes[0])
+    let low = min(-10, (phaseDegrees.min() ?? 0).rounded(.down))
+    let high = max(10, (phaseDegrees.max() ?? 0).rounded(.up))
+    var phase = Chart(height: 320, x: (0, top), y: (low, high))
+    phase.axes(xLabel: "frequency (Hz)", yLabel: "phase (degrees)", title: "phase")
+    phase.svg.polyline(zip(frequencies, phaseDegrees).map { (phase.x($0.0), phase.clampY(phase.y($0.1))) }, stroke: Palette.axes[1])
+    // The two charts one above the other in one picture.
+    let width = gain.svg.width
+    let height = gain.svg.height + phase.svg.height
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">\n"
+      + "<title>\(escapeXML(title))</title>\n"
+      + "<svg x=\"0\" y=\"0\" " + gain.svg.render(title: title).dropFirst("<svg ".count)
+      + "<svg x=\"0\" y=\"\(Int(gain.svg.height))\" " + phase.svg.render(title: "phase").dropFirst("<svg ".count)
+      + "</svg>\n"
+  }
+
   /// Power spectra on a log scale with each series' dominant peak marked.
   public static func spectrum(
     frequencies: [Double], series: [(String, [Double])], unit: String, title: String

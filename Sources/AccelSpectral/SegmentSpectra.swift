@@ -78,9 +78,8 @@ public final class SegmentSpectrum {
     buffer = Array(repeating: 0, count: settings.nfft)
   }
 
-  /// Adds the spectrum of `segment` (exactly `settings.segment` samples) into `out` (binCount
-  /// values), multiplied by `weight`.
-  public func accumulate(_ segment: ArraySlice<Double>, into out: inout [Double], weight: Double = 1) {
+  /// Detrends and windows `segment` into the buffer, zero-padded to nfft.
+  private func prepare(_ segment: ArraySlice<Double>) {
     let n = settings.segment
     precondition(segment.count == n)
     let start = segment.startIndex
@@ -111,8 +110,16 @@ public final class SegmentSpectrum {
     }
     for i in 0..<n { buffer[i] *= window[i] }
     for i in n..<settings.nfft { buffer[i] = 0 }
-    let bins = settings.binCount
-    let lastDoubled = settings.nfft % 2 == 0 ? bins - 2 : bins - 1
+  }
+
+  /// The bins that a one-sided spectrum doubles: 1 up to Nyquist (excluded when nfft is even).
+  private var lastDoubled: Int { settings.nfft % 2 == 0 ? settings.binCount - 2 : settings.binCount - 1 }
+
+  /// Adds the spectrum of `segment` (exactly `settings.segment` samples) into `out` (binCount
+  /// values), multiplied by `weight`.
+  public func accumulate(_ segment: ArraySlice<Double>, into out: inout [Double], weight: Double = 1) {
+    prepare(segment)
+    let lastDoubled = self.lastDoubled
     let s = scale * weight
     buffer.withUnsafeBufferPointer { input in
       fft.transform(input) { k, re, im in
@@ -121,6 +128,85 @@ public final class SegmentSpectrum {
         out[k] += p
       }
     }
+  }
+
+  /// Adds the cross spectrum conj(A) B of two segments (as scipy.signal.csd: A of the first, B of
+  /// the second; scaled and doubled as the power spectrum) into `re` and `im`.
+  public func accumulateCross(
+    _ a: ArraySlice<Double>, _ b: ArraySlice<Double>, re: inout [Double], im: inout [Double]
+  ) {
+    var first = [(re: Double, im: Double)](repeating: (0, 0), count: settings.binCount)
+    prepare(a)
+    buffer.withUnsafeBufferPointer { input in fft.transform(input) { k, r, i in first[k] = (r, i) } }
+    prepare(b)
+    let lastDoubled = self.lastDoubled
+    let s = scale
+    buffer.withUnsafeBufferPointer { input in
+      fft.transform(input) { k, r, i in
+        // conj(A) * B
+        var pr = (first[k].re * r + first[k].im * i) * s
+        var pi = (first[k].re * i - first[k].im * r) * s
+        if k >= 1 && k <= lastDoubled {
+          pr *= 2
+          pi *= 2
+        }
+        re[k] += pr
+        im[k] += pi
+      }
+    }
+  }
+}
+
+/// The cross-spectral density of two signals sampled together (scipy.signal.csd) and their
+/// magnitude-squared coherence (scipy.signal.coherence: |Pxy|^2 / Pxx / Pyy), by Welch's method
+/// with mean averaging, fed block by block in constant memory.
+public final class CrossSpectralEstimator {
+  public let settings: SpectralSettings
+  private let spectrum: SegmentSpectrum
+  private var first: SegmentQueue
+  private var second: SegmentQueue
+  private var re: [Double]
+  private var im: [Double]
+  private var pxx: [Double]
+  private var pyy: [Double]
+  public private(set) var segments = 0
+
+  public init(_ settings: SpectralSettings, measure: Bool = false) {
+    self.settings = settings
+    spectrum = SegmentSpectrum(settings, measure: measure)
+    first = SegmentQueue(segment: settings.segment, hop: settings.hop)
+    second = SegmentQueue(segment: settings.segment, hop: settings.hop)
+    let zeros = [Double](repeating: 0, count: settings.binCount)
+    (re, im, pxx, pyy) = (zeros, zeros, zeros, zeros)
+  }
+
+  /// Adds samples of both signals: as many of each (sample i of `a` with sample i of `b`).
+  public func add(_ a: [Double], _ b: [Double]) {
+    precondition(a.count == b.count)
+    var segmentsA: [ArraySlice<Double>] = []
+    first.add(a) { segmentsA.append(Array($0)[...]) }
+    var k = 0
+    second.add(b) { segmentB in
+      let segmentA = segmentsA[k]
+      k += 1
+      spectrum.accumulateCross(segmentA, segmentB, re: &re, im: &im)
+      spectrum.accumulate(segmentA, into: &pxx)
+      spectrum.accumulate(segmentB, into: &pyy)
+      segments += 1
+    }
+  }
+
+  /// The estimate (nil when not even one segment was seen): the cross spectrum's real and
+  /// imaginary parts, and the coherence.
+  public func result() -> (re: [Double], im: [Double], coherence: [Double])? {
+    guard segments > 0 else { return nil }
+    let n = Double(segments)
+    let r = re.map { $0 / n }
+    let i = im.map { $0 / n }
+    let coherence = (0..<settings.binCount).map { k in
+      (r[k] * r[k] + i[k] * i[k]) / (pxx[k] / n) / (pyy[k] / n)
+    }
+    return (r, i, coherence)
   }
 }
 

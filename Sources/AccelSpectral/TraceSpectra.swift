@@ -5,15 +5,15 @@ public enum SpectrumChannel: String, CaseIterable, Sendable {
   case x, y, z, norm
 
   /// Parses `x,y,z,norm` (any of them, in any order).
-  public static func parseList(_ text: String) throws -> [SpectrumChannel] {
+  public static func parseList(_ text: String, option: String = "--axes") throws -> [SpectrumChannel] {
     let list = try text.split(separator: ",").map { part -> SpectrumChannel in
       let name = part.trimmingBlanks().lowercased()
       guard let c = SpectrumChannel(rawValue: name) else {
-        throw AccelError.usage("--axes takes x, y, z and norm, got \"\(name)\"")
+        throw AccelError.usage("\(option) takes x, y, z and norm, got \"\(name)\"")
       }
       return c
     }
-    guard !list.isEmpty else { throw AccelError.usage("--axes names no column") }
+    guard !list.isEmpty else { throw AccelError.usage("\(option) names no column") }
     return list
   }
 
@@ -162,6 +162,67 @@ public final class TraceSpectrum {
       try start(length: held.count)
     }
     return SpectrumResult(settings: settings!, channels: request.channels, power: estimators.map { $0.result()! })
+  }
+}
+
+/// The cross-spectral density and coherence of two channels (of one trace, or of two traces
+/// sampled together), fed block by block with Welch's method (mean averaging) and the request's
+/// segment, overlap, window, detrend and scaling, as scipy.signal.csd and coherence. Samples are
+/// paired in order (the i-th of each); a trace shorter than a segment is one segment of its own
+/// length, as in scipy.
+public final class TraceCrossSpectrum {
+  public let request: SpectrumRequest
+  public let rate: Double
+  public let name: String
+  public private(set) var warnings: [String] = []
+  private var pendingFirst: [Double] = []
+  private var pendingSecond: [Double] = []
+  private var estimator: CrossSpectralEstimator?
+  /// Samples of one signal with no partner yet, at the end.
+  public var unpaired: Int { abs(pendingFirst.count - pendingSecond.count) }
+
+  public init(_ request: SpectrumRequest, rate: Double, name: String) {
+    self.request = request
+    self.rate = rate
+    self.name = name
+  }
+
+  /// Adds samples of the first signal, of the second, or of both.
+  public func add(first: [Double] = [], second: [Double] = []) throws {
+    pendingFirst += first
+    pendingSecond += second
+    if estimator == nil && min(pendingFirst.count, pendingSecond.count) >= request.segment { try start(length: nil) }
+    feed()
+  }
+
+  private func start(length: Int?) throws {
+    if let length, length < request.segment {
+      warnings.append(SpectrumRequest.shortTraceWarning(name: name, length: length, segment: request.segment))
+    }
+    let s = try request.settings(rate: rate, length: length, defaultOverlap: 0.5, defaultWindow: .hann)
+    estimator = CrossSpectralEstimator(s, measure: request.measurePlans)
+  }
+
+  private func feed() {
+    guard let estimator else { return }
+    let n = min(pendingFirst.count, pendingSecond.count)
+    guard n > 0 else { return }
+    estimator.add(Array(pendingFirst[..<n]), Array(pendingSecond[..<n]))
+    pendingFirst.removeFirst(n)
+    pendingSecond.removeFirst(n)
+  }
+
+  /// The frequencies and, at each, the cross spectrum (re, im) and the coherence.
+  public func finish() throws -> (settings: SpectralSettings, re: [Double], im: [Double], coherence: [Double]) {
+    if estimator == nil {
+      let n = min(pendingFirst.count, pendingSecond.count)
+      guard n > 0 else { throw AccelError.data(DataLocation(file: name), "the traces hold no samples to pair") }
+      try start(length: n)
+      feed()
+    }
+    let e = estimator!
+    let (re, im, coherence) = e.result()!
+    return (e.settings, re, im, coherence)
   }
 }
 

@@ -103,13 +103,7 @@ public struct ButterworthDesign: Sendable {
         + Array(repeating: Complex(0, wo), count: degree) + Array(repeating: Complex(0, -wo), count: degree)
       poles = ph.map { $0 + ($0 * $0 - wo2).squareRoot } + ph.map { $0 - ($0 * $0 - wo2).squareRoot }
     }
-    // Bilinear transform with fs = 2 (frequencies are relative to Nyquist).
-    let fs2 = Complex(4)
-    let relativeDegree = poles.count - zeros.count
-    let digitalGain = gain * (Self.product(zeros.map { fs2 - $0 }) / Self.product(poles.map { fs2 - $0 })).re
-    let digitalZeros = zeros.map { (fs2 + $0) / (fs2 - $0) } + Array(repeating: Complex(-1), count: relativeDegree)
-    let digitalPoles = poles.map { (fs2 + $0) / (fs2 - $0) }
-    zpk = ZerosPolesGain(zeros: digitalZeros, poles: digitalPoles, gain: digitalGain)
+    zpk = ZerosPolesGain.bilinear(zeros: zeros, poles: poles, gain: gain)
     sections = zpk.secondOrderSections()
   }
 

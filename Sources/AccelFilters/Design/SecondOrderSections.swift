@@ -40,6 +40,19 @@ public struct Biquad: Equatable, Sendable {
 
 /// Zeros, poles and gain of a digital filter.
 public struct ZerosPolesGain: Equatable, Sendable {
+  /// The digital filter of an analog one (frequencies relative to Nyquist: prewarped with
+  /// 2 fs tan(pi w / fs), fs = 2), by the bilinear transform, as scipy.signal.bilinear_zpk:
+  /// zeros at infinity go to -1.
+  public static func bilinear(zeros: [Complex], poles: [Complex], gain: Double) -> ZerosPolesGain {
+    let fs2 = Complex(4)
+    func product(_ values: [Complex]) -> Complex { values.reduce(Complex(1)) { $0 * $1 } }
+    let relativeDegree = poles.count - zeros.count
+    let digitalGain = gain * (product(zeros.map { fs2 - $0 }) / product(poles.map { fs2 - $0 })).re
+    let digitalZeros = zeros.map { (fs2 + $0) / (fs2 - $0) } + Array(repeating: Complex(-1), count: relativeDegree)
+    let digitalPoles = poles.map { (fs2 + $0) / (fs2 - $0) }
+    return ZerosPolesGain(zeros: digitalZeros, poles: digitalPoles, gain: digitalGain)
+  }
+
   public var zeros: [Complex]
   public var poles: [Complex]
   public var gain: Double

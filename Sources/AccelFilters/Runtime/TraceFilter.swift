@@ -48,6 +48,14 @@ public struct TraceFilter {
   public let description: String
   /// Set for forward-backward filtering; `process` is not used then.
   public let zeroPhaseSections: [Biquad]?
+  /// The filter's transfer function as second-order sections (for --describe --plot); nil for an
+  /// adaptive filter, which has none (its response depends on the signal).
+  public let responseSections: [Biquad]?
+  /// The frequency response of the output (of x, y, z; of the gravity columns for `gravity`), or
+  /// nil for an adaptive filter.
+  public func response(rate: Double, count: Int = 512) -> FrequencyResponse? {
+    responseSections.map { FrequencyResponse(sections: $0, rate: rate, count: count, zeroPhase: zeroPhaseSections != nil) }
+  }
   private var stage: (inout SampleBlock) -> [[Double]]
 
   /// - Parameters:
@@ -62,6 +70,7 @@ public struct TraceFilter {
       columns = axes
       description = FilterDescription.exponential("exponential low-pass", alpha: a, setting: setting, rate: rate, highpass: false)
       zeroPhaseSections = nil
+      responseSections = [Biquad(b0: a, b1: 0, b2: 0, a1: a - 1, a2: 0)]
       stage = { block in Self.filteredAxes(&block) { filter.process(&$0, &$1, &$2) } }
     case .highpass(let setting):
       let a = try setting.alpha(rate: rate)
@@ -69,6 +78,8 @@ public struct TraceFilter {
       columns = axes
       description = FilterDescription.exponential("exponential high-pass", alpha: a, setting: setting, rate: rate, highpass: true)
       zeroPhaseSections = nil
+      // x - lowpass(x) = (1 - a)(1 - z^-1) / (1 - (1 - a) z^-1)
+      responseSections = [Biquad(b0: 1 - a, b1: a - 1, b2: 0, a1: a - 1, a2: 0)]
       stage = { block in
         let (x, y, z) = (block.x, block.y, block.z)
         let smooth = Self.filteredAxes(&block) { low.process(&$0, &$1, &$2) }
@@ -81,6 +92,7 @@ public struct TraceFilter {
       description = FilterDescription.exponential(
         "gravity estimate (exponential low-pass)", alpha: a, setting: setting, rate: rate, highpass: false)
       zeroPhaseSections = nil
+      responseSections = [Biquad(b0: a, b1: 0, b2: 0, a1: a - 1, a2: 0)]
       stage = { block in
         let (x, y, z) = (block.x, block.y, block.z)
         let g = Self.filteredAxes(&block) { low.process(&$0, &$1, &$2) }
@@ -95,6 +107,13 @@ public struct TraceFilter {
       columns = axes
       description = FilterDescription.apple(kind: appleKind, k: k, cutoff: cutoff, rate: rate, adaptive: adaptive)
       zeroPhaseSections = nil
+      // Apple's low-pass is the exponential one with factor k; its high-pass
+      // y = k (y + x - x[-1]) is k (1 - z^-1) / (1 - k z^-1).
+      responseSections =
+        adaptive
+        ? nil
+        : appleKind == .lowpass
+          ? [Biquad(b0: k, b1: 0, b2: 0, a1: k - 1, a2: 0)] : [Biquad(b0: k, b1: -k, b2: 0, a1: -k, a2: 0)]
       stage = { block in Self.filteredAxes(&block) { filter.process(x: &$0, y: &$1, z: &$2) } }
     case .butterworth(let order, let cutoff, let cutoffHigh, let band, let zeroPhase):
       let design = try ButterworthDesign(order: order, cutoff: cutoff, cutoffHigh: cutoffHigh, band: band, rate: rate)
@@ -102,6 +121,7 @@ public struct TraceFilter {
       columns = axes
       description = FilterDescription.butterworth(design, zeroPhase: zeroPhase)
       zeroPhaseSections = zeroPhase ? design.sections : nil
+      responseSections = design.sections
       stage = { block in Self.filteredAxes(&block) { filter.process(&$0, &$1, &$2) } }
     }
   }

@@ -7,6 +7,7 @@ import AccelCore
 import AccelFilters
 import AccelIO
 import AccelOrientation
+import AccelPlot
 import ArgumentParser
 
 extension FilterInit: ExpressibleByArgument {}
@@ -63,7 +64,14 @@ struct FilterOptions: ParsableArguments {
   @Flag(help: "Print the design (coefficients, -3 dB point, poles) instead of filtering.")
   var describe = false
 
+  @Option(
+    help: ArgumentHelp(
+      "With --describe: draw the frequency response (gain in dB and phase against Hz, as scipy.signal.sosfreqz) as SVG.",
+      valueName: "file.svg"))
+  var plot: String?
+
   func validate() throws {
+    if plot != nil && !describe { throw ValidationError("--plot draws the design: give it with --describe") }
     if trace == nil && !describe {
       throw ValidationError("give the trace to filter (`-` for stdin)")
     }
@@ -73,6 +81,21 @@ struct FilterOptions: ParsableArguments {
 enum FilterRunner {
   /// Reads the input, works out the sample rate, makes the filter `kind` for it and streams the
   /// trace through it (or prints its design with --describe).
+  /// Draws the frequency response of `filter` into `--plot`, when asked.
+  static func plotResponse(_ options: FilterOptions, filter: TraceFilter, rate: Double, inputs: [ByteInput]) throws {
+    guard let path = options.plot else { return }
+    guard let response = filter.response(rate: rate) else {
+      throw AccelError.usage(
+        "an adaptive filter has no frequency response to draw: its factor follows the signal",
+        hint: "draw the non-adaptive filter (lowpass, highpass, butterworth)")
+    }
+    let svg = Plots.frequencyResponse(
+      frequencies: response.frequencies, gainDecibels: response.gainDecibels,
+      phaseDegrees: response.phase.map { $0 * 180 / Double.pi },
+      title: "frequency response at \(formatHz(rate)) Hz" + (filter.zeroPhaseSections != nil ? " (zero phase: |H|^2)" : ""))
+    try writeSVG(svg, to: path, inputs: inputs)
+  }
+
   /// With `fusion`, gravity comes from that attitude filter instead of `kind`'s low-pass.
   static func run(_ options: FilterOptions, kind: TraceFilterKind, fusion: AttitudeSettings? = nil) throws {
     let settings = try options.input.settings()
@@ -80,7 +103,9 @@ enum FilterRunner {
       guard let rate = options.resampling.resample ?? settings.rate else {
         throw AccelError.usage("--describe without a trace needs the sample rate: give --rate HZ")
       }
-      try writeStdout(try TraceFilter(kind, rate: rate, initialization: options.initialization).description)
+      let filter = try TraceFilter(kind, rate: rate, initialization: options.initialization)
+      try writeStdout(filter.description)
+      try plotResponse(options, filter: filter, rate: rate, inputs: [])
       return
     }
     let stream = try Diagnostics.openStream(path: options.trace!, settings: settings, resample: options.resampling.resample)
@@ -91,6 +116,7 @@ enum FilterRunner {
     var filter = try TraceFilter(kind, rate: stream.rate, initialization: options.initialization)
     if options.describe {
       try writeStdout(filter.description)
+      try plotResponse(options, filter: filter, rate: stream.rate, inputs: [stream.input])
       return
     }
     let writer = try TableFormat.openWriter(

@@ -110,6 +110,8 @@ struct Spectrum: ParsableCommand {
         accelkit spectrum --segment 512 --window hamming --scaling spectrum datasets/test/000.csv -o power.csv
         accelkit spectrum --method periodogram --axes z datasets/test/000.csv -o -
         accelkit spectrum --summary --bands 0.5-3,3-8 datasets/test/000.csv
+        accelkit spectrum --csd x,y --coherence x,y datasets/test/000.csv -o cross.csv
+        accelkit spectrum --coherence x,x --resample 100 datasets/test/000.csv --with datasets/test/001.csv -o between.csv
       """)
 
   enum SummaryFormat: String, ExpressibleByArgument, CaseIterable { case table, csv }
@@ -140,11 +142,57 @@ struct Spectrum: ParsableCommand {
   @Option(help: "The format of --summary: table or csv (default: table on a terminal).")
   var format: SummaryFormat?
 
+  @Option(
+    help: ArgumentHelp(
+      "The cross-spectral density of two channels instead of the spectra, as scipy.signal.csd(A, B): frequency,csd_re,csd_im,csd_abs,csd_phase (conj(A) B; g^2/Hz for density).",
+      valueName: "a,b"))
+  var csd: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The magnitude-squared coherence of two channels, as scipy.signal.coherence(A, B): frequency,coherence (with --csd, both).",
+      valueName: "a,b"))
+  var coherence: String?
+
+  @Option(
+    name: .customLong("with"),
+    help: ArgumentHelp(
+      "With --csd or --coherence: take the second channel from this trace (sampled with the first: samples are paired in order).",
+      valueName: "trace"))
+  var other: String?
+
   func validate() throws {
     do { _ = try SpectrumResult.parseBands(bands) } catch let error as AccelError { throw ValidationError(error.message) }
+    for (name, value) in [("--csd", csd), ("--coherence", coherence)] {
+      if let value {
+        do { _ = try Self.pair(value, option: name) } catch let error as AccelError { throw ValidationError(error.message) }
+      }
+    }
+    if let csd, let coherence, try Self.pair(csd, option: "--csd") != Self.pair(coherence, option: "--coherence") {
+      throw ValidationError("--csd and --coherence name different channels")
+    }
+    if csd != nil || coherence != nil {
+      if summary { throw ValidationError("--summary describes power spectra, not --csd or --coherence") }
+      if method != .welch || average != .mean {
+        throw ValidationError("--csd and --coherence use Welch's method with mean averaging (as scipy)")
+      }
+    } else if other != nil {
+      throw ValidationError("--with goes with --csd or --coherence")
+    }
+  }
+
+  /// `x,y`: two channels.
+  static func pair(_ text: String, option: String) throws -> (SpectrumChannel, SpectrumChannel) {
+    let list = try SpectrumChannel.parseList(text, option: option)
+    guard list.count == 2 else { throw AccelError.usage("\(option) takes two channels such as x,y, got \(quotedField(text))") }
+    return (list[0], list[1])
   }
 
   func run() throws {
+    if csd != nil || coherence != nil {
+      try runCross()
+      return
+    }
     let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var request = try spectral.request()
     request.method = method
@@ -168,6 +216,63 @@ struct Spectrum: ParsableCommand {
       case .table: try writeStdout(result.summaryTable(name: stream.name, method: method, bands: bandList))
       }
     }
+    Diagnostics.reportSkips(stream.source)
+  }
+}
+
+extension Spectrum {
+  /// --csd and --coherence: two channels of the trace, or the second from --with.
+  func runCross() throws {
+    let (a, b) = try Self.pair(csd ?? coherence!, option: csd != nil ? "--csd" : "--coherence")
+    let settings = try input.settings()
+    let stream = try Diagnostics.openStream(path: trace, settings: settings, resample: resampling.resample)
+    let second = try other.map { try Diagnostics.openStream(path: $0, settings: settings, resample: resampling.resample) }
+    if let second, abs(second.rate - stream.rate) > 1e-6 * stream.rate {
+      throw AccelError.usage(
+        "\(second.name) is sampled at \(formatHz(second.rate)) Hz and \(stream.name) at \(formatHz(stream.rate)) Hz: cross spectra pair samples taken together",
+        hint: "put both on one grid with --resample HZ")
+    }
+    var request = try spectral.request()
+    request.method = .welch
+    try spectral.loadWisdom()
+    let cross = TraceCrossSpectrum(request, rate: stream.rate, name: stream.name)
+    if let second {
+      var firstDone = false
+      var secondDone = false
+      while !(firstDone && secondDone) {
+        let one = firstDone ? nil : try stream.next()
+        let two = secondDone ? nil : try second.next()
+        firstDone = one == nil
+        secondDone = two == nil
+        try cross.add(first: one.map { a.values(in: $0) } ?? [], second: two.map { b.values(in: $0) } ?? [])
+      }
+    } else {
+      while let block = try stream.next() { try cross.add(first: a.values(in: block), second: b.values(in: block)) }
+    }
+    let result = try cross.finish()
+    cross.warnings.forEach(Diagnostics.warning)
+    if cross.unpaired > 0, let other {
+      Diagnostics.warning(
+        "\(stream.name) and \(other) differ in length: the last \(cross.unpaired) sample\(cross.unpaired == 1 ? "" : "s") of the longer had no partner")
+    }
+    spectral.saveWisdom()
+    var names = ["frequency"]
+    var columns = [result.settings.frequencies]
+    if csd != nil {
+      names += ["csd_re", "csd_im", "csd_abs", "csd_phase"]
+      columns += [
+        result.re, result.im, zip(result.re, result.im).map { ($0 * $0 + $1 * $1).squareRoot() },
+        zip(result.re, result.im).map { atan2($1, $0) },
+      ]
+    }
+    if coherence != nil {
+      names.append("coherence")
+      columns.append(result.coherence)
+    }
+    let file = try OutputFile(path: output ?? "-", inputs: [stream.input] + (second.map { [$0.input] } ?? []))
+    let writer = try CSVTableWriter(output: file, names: names)
+    try writer.write(columns: columns)
+    try writer.finish()
     Diagnostics.reportSkips(stream.source)
   }
 }
