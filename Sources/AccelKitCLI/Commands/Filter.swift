@@ -159,7 +159,7 @@ enum FilterRunner {
 // MARK: - Exponential options
 
 struct ExponentialOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("The filtering factor a in (0, 1] (the seeds' kFilteringFactor; default 0.1).", valueName: "a"))
+  @Option(help: ArgumentHelp("The filtering factor a in (0, 1] (kFilteringFactor of Apple's iPhone OS sample code; default 0.1).", valueName: "a"))
   var alpha: Double?
 
   @Option(help: ArgumentHelp("Set a from a cutoff instead: a = dt / (RC + dt), RC = 1 / (2 pi fc).", valueName: "hz"))
@@ -181,7 +181,7 @@ struct ExponentialOptions: ParsableArguments {
 struct Lowpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "lowpass",
-    abstract: "Smooth with the seeds' exponential low-pass y = a x + (1 - a) y.",
+    abstract: "Smooth with the exponential low-pass of Apple's iPhone OS samples: y = a x + (1 - a) y.",
     discussion: "Examples:\n  accelkit filter lowpass --alpha 0.1 datasets/test/000.csv -o smooth.csv\n  accelkit filter lowpass --cutoff 2 datasets/test/000.csv -o smooth.npy")
 
   @OptionGroup var exponential: ExponentialOptions
@@ -193,7 +193,7 @@ struct Lowpass: ParsableCommand {
 struct Highpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "highpass",
-    abstract: "Remove the slow part with the seeds' high-pass, x - lowpass(x).",
+    abstract: "Remove the slow part: x - lowpass(x), the high-pass of Apple's iPhone OS samples.",
     discussion: "Examples:\n  accelkit filter highpass --alpha 0.1 datasets/test/000.csv -o moves.csv")
 
   @OptionGroup var exponential: ExponentialOptions

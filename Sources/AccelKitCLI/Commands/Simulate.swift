@@ -7,7 +7,7 @@ import ArgumentParser
 struct Simulate: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "simulate",
-    abstract: "Replay a recording through the seed's tilt toys: the bouncing ball and the sliding butterfly.",
+    abstract: "Replay a recording through the tilt toys of the iPhone OS sample apps: the bouncing ball and the sliding butterfly.",
     subcommands: [Ball.self, Slide.self])
 }
 
@@ -50,7 +50,7 @@ struct SimulationOptions: ParsableArguments {
 struct Ball: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ball",
-    abstract: "Roll the seed's bouncing ball with each reading; write t,x,y,vx,vy,bounce.",
+    abstract: "Roll the sample apps' bouncing ball with each reading; write t,x,y,vx,vy,bounce.",
     discussion: """
       velocity += (a_x, -a_y), each component capped to [-cap, cap]; position += velocity; past \
       an edge of the view less the margin the position is reflected and that velocity becomes \
@@ -92,7 +92,7 @@ struct Ball: ParsableCommand {
 struct Slide: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "slide",
-    abstract: "Slide the seed's butterfly with each reading; write t,x,y,vx,vy,angle.",
+    abstract: "Slide the sample apps' butterfly with each reading; write t,x,y,vx,vy,angle.",
     discussion: """
       With xx = -a_x and yy = a_y: heading = atan2(yy, xx); an axis' factor (from 2.0) grows by \
       0.85 when the tilt opposes the motion on it; velocity = -factor * xx (and yy). A timer every \
