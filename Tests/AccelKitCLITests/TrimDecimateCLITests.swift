@@ -129,3 +129,55 @@ import Testing
     }
   }
 }
+
+/// --precision rounds the numbers of CSV output to significant digits, never the time column,
+/// and leaves binary output exact.
+@Suite struct PrecisionCLITests {
+  /// The significant digits of a number's text (leading zeros and the exponent aside).
+  static func digits(_ field: Substring) -> Int {
+    let mantissa = field.split(separator: "e").first ?? field
+    let kept = mantissa.filter(\.isNumber).drop { $0 == "0" }
+    return max(1, kept.count)
+  }
+
+  @Test(arguments: [
+    ["convert"], ["filter", "butterworth", "--order", "2", "--cutoff", "5"], ["spectrum"],
+    ["trim", "--from", "2"],
+    ["decimate", "--factor", "2"],
+  ])
+  func csvNumbersHaveTheDigitsAskedFor(command: [String]) throws {
+    let trace = Paths.packageRoot + "/datasets/test/000.csv"
+    let full = try accelkit(command + [trace, "-o", "-"])
+    let rounded = try accelkit(command + ["--precision", "3", trace, "-o", "-"])
+    #expect(full.status == 0 && rounded.status == 0, "\(rounded.stderr)")
+    let a = full.stdout.split(separator: "\n").dropFirst().map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    let b = rounded.stdout.split(separator: "\n").dropFirst().map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    #expect(a.count == b.count && a.count > 10)
+    let timeFirst = full.stdout.hasPrefix("t,")
+    for (rowA, rowB) in zip(a, b) {
+      for (k, (x, y)) in zip(rowA, rowB).enumerated() {
+        if k == 0 && timeFirst {
+          #expect(x == y, "time is not rounded")
+          continue
+        }
+        let exact = Double(x)!
+        let shown = Double(y)!
+        #expect(Self.digits(y) <= 3, "\(command): \(y)")
+        #expect(abs(shown - exact) <= 5e-3 * abs(exact) + 1e-300, "\(command): \(x) -> \(y)")
+      }
+    }
+  }
+
+  @Test func binaryOutputKeepsEveryBit() throws {
+    let dir = Paths.temporaryDirectory()
+    let trace = Paths.packageRoot + "/datasets/test/000.csv"
+    #expect(try accelkit(["convert", trace, "-o", dir + "/a.npy"]).status == 0)
+    #expect(try accelkit(["convert", "--precision", "2", trace, "-o", dir + "/b.npy"]).status == 0)
+    #expect(readFile(dir + "/a.npy") == readFile(dir + "/b.npy"))
+    #expect(try accelkit(["convert", "--precision", "18", trace, "-o", "-"]).status == 64)
+  }
+}

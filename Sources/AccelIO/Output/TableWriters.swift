@@ -35,17 +35,23 @@ public enum TableFormat: Sendable {
   /// Opens `path` (an atomic output that refuses to replace any of `inputs`) as a table of `names`
   /// in `format`, or the format its extension names, else CSV.
   public static func openWriter(
-    path: String, format: TraceFormat?, inputs: [ByteInput], names: [String], precision: SamplePrecision
+    path: String, format: TraceFormat?, inputs: [ByteInput], names: [String], precision: SamplePrecision,
+    significantDigits: Int? = nil
   ) throws -> TableSink {
     let table = try TableFormat(format ?? TraceFormat(pathExtensionOf: path) ?? .csv)
     let file = try OutputFile(path: path, inputs: inputs, needsSeek: table.needsSeek)
-    return try table.makeWriter(output: file, names: names, precision: precision)
+    return try table.makeWriter(output: file, names: names, precision: precision, significantDigits: significantDigits)
   }
 
   /// Opens a writer of `names` columns to `output`.
-  public func makeWriter(output: OutputFile, names: [String], precision: SamplePrecision) throws -> TableSink {
+  /// `significantDigits` rounds CSV numbers (binary formats keep every bit).
+  public func makeWriter(
+    output: OutputFile, names: [String], precision: SamplePrecision, significantDigits: Int? = nil
+  ) throws -> TableSink {
     switch self {
-    case .csv(let delimiter): return try CSVTableWriter(output: output, names: names, delimiter: delimiter, precision: precision)
+    case .csv(let delimiter):
+      return try CSVTableWriter(
+        output: output, names: names, delimiter: delimiter, precision: precision, significantDigits: significantDigits)
     case .npy: return try NPYTableWriter(output: output, names: names, precision: precision)
     case .raw: return RawTableWriter(output: output, precision: precision)
     }
@@ -53,17 +59,27 @@ public enum TableFormat: Sendable {
 }
 
 /// CSV with a header of column names; numbers in their shortest round-trip form (Float's for
-/// `.float32`); NaN, a missing value, as an empty field.
+/// `.float32`), or rounded to `significantDigits` first (`--precision`: 0.3787 rather than
+/// 0.37872300000000003; the time column `t` is never rounded: significant digits of an epoch
+/// time would move it by minutes); NaN, a missing value, as an empty field.
 public final class CSVTableWriter: TableSink {
   private let output: OutputFile
   private let delimiter: UInt8
   private let precision: SamplePrecision
+  private let significantDigits: Int?
+  /// Per column: whether `significantDigits` applies (not to time).
+  private let rounds: [Bool]
   private let columnCount: Int
 
-  public init(output: OutputFile, names: [String], delimiter: UInt8 = UInt8(ascii: ","), precision: SamplePrecision = .float64) throws {
+  public init(
+    output: OutputFile, names: [String], delimiter: UInt8 = UInt8(ascii: ","), precision: SamplePrecision = .float64,
+    significantDigits: Int? = nil
+  ) throws {
     self.output = output
     self.delimiter = delimiter
     self.precision = precision
+    self.significantDigits = significantDigits
+    rounds = names.map { $0 != "t" && $0 != "time" }
     columnCount = names.count
     try output.write(names.joined(separator: String(UnicodeScalar(delimiter))) + "\n")
   }
@@ -83,7 +99,11 @@ public final class CSVTableWriter: TableSink {
           }
           let v = columns[k][i]
           if v.isNaN { continue }
-          w += single ? _NumberFormatter.write(float: Float(v), to: out + w) : _NumberFormatter.write(v, to: out + w)
+          if let digits = significantDigits, rounds[k] {
+            w += _NumberFormatter.write(roundedToSignificant(v, digits: digits), to: out + w)
+          } else {
+            w += single ? _NumberFormatter.write(float: Float(v), to: out + w) : _NumberFormatter.write(v, to: out + w)
+          }
         }
         out[w] = UInt8(ascii: "\n")
         return w + 1

@@ -8,7 +8,7 @@ public enum TraceWriters {
   /// names, so kept columns are not written).
   public static func make(
     format: TraceFormat, output: OutputFile, precision: SamplePrecision, layout: TraceLayout = .accelerometer,
-    rawLayout: RawLayout? = nil
+    rawLayout: RawLayout? = nil, significantDigits: Int? = nil
   ) throws -> TraceSink {
     if format == .raw {
       let raw = rawLayout ?? RawLayout(layout)
@@ -21,7 +21,8 @@ public enum TraceWriters {
         output: output, names: raw.channels.map(\.name), precision: precision)
       return TraceTableSink(table, layout: layout, fields: raw.channels.map { layout.index(of: $0)! })
     }
-    let table = try TableFormat(format).makeWriter(output: output, names: layout.columnNames, precision: precision)
+    let table = try TableFormat(format).makeWriter(
+      output: output, names: layout.columnNames, precision: precision, significantDigits: significantDigits)
     return TraceTableSink(table, layout: layout)
   }
 }

@@ -73,6 +73,8 @@ struct AttitudeCommand: ParsableCommand {
 
   @OptionGroup var resampling: ResampleOptions
 
+  @OptionGroup(title: "Numbers") var numbers: NumberOptions
+
   func settings() throws -> AttitudeSettings {
     var s = AttitudeSettings()
     s.method = method
@@ -93,7 +95,8 @@ struct AttitudeCommand: ParsableCommand {
     let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var stage = try AttitudeStage(settings, rate: stream.rate, layout: stream.source.metadata.layout)
     let writer = try TableFormat.openWriter(
-      path: output, format: to, inputs: [stream.input], names: settings.header, precision: .float64)
+      path: output, format: to, inputs: [stream.input], names: settings.header, precision: .float64,
+      significantDigits: numbers.precision)
     if offline {
       try AttitudeStage.offline(
         settings, rate: stream.rate, layout: stream.source.metadata.layout, store: try ScratchFile(),

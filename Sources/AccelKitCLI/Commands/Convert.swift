@@ -46,6 +46,8 @@ struct Convert: ParsableCommand {
 
   @OptionGroup var resampling: ResampleOptions
 
+  @OptionGroup(title: "Numbers") var numbers: NumberOptions
+
   func validate() throws {
     if let outLayout, let problem = RawLayout.problem(with: outLayout) { throw ValidationError(problem) }
     if let channels {
@@ -62,7 +64,8 @@ struct Convert: ParsableCommand {
     var layout = source.metadata.layout
     if let channels { layout = layout.restricted(to: try SensorGroup.parseList(channels)) }
     let sink = try TraceWriters.make(
-      format: format, output: file, precision: precision, layout: layout, rawLayout: outLayout.flatMap(RawLayout.init(parsing:)))
+      format: format, output: file, precision: precision, layout: layout, rawLayout: outLayout.flatMap(RawLayout.init(parsing:)),
+      significantDigits: numbers.precision)
     var resampler = resampling.resample.map { LinearResampler(rate: $0, name: source.metadata.name) }
     while let block = try source.next() {
       if resampler != nil {

@@ -41,6 +41,8 @@ struct Decimate: ParsableCommand {
 
   @OptionGroup(title: "Output") var written: WrittenTableOptions
 
+  @OptionGroup(title: "Numbers") var numbers: NumberOptions
+
   func validate() throws {
     do { _ = try Decimation(factor: factor, order: order) } catch let error as AccelError {
       throw ValidationError(error.message)
@@ -52,7 +54,7 @@ struct Decimate: ParsableCommand {
     let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: nil)
     let writer = try TableFormat.openWriter(
       path: output, format: written.outputFormat, inputs: [stream.input], names: ["t", "x", "y", "z"],
-      precision: written.dtype ?? stream.source.metadata.precision)
+      precision: written.dtype ?? stream.source.metadata.precision, significantDigits: numbers.precision)
     // Every factor-th row of the filtered stream, counted from the first.
     var index = 0
     let q = decimation.factor

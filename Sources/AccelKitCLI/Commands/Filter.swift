@@ -61,6 +61,8 @@ struct FilterOptions: ParsableArguments {
 
   @OptionGroup var resampling: ResampleOptions
 
+  @OptionGroup(title: "Numbers") var numbers: NumberOptions
+
   @Flag(help: "Print the design (coefficients, -3 dB point, poles) instead of filtering.")
   var describe = false
 
@@ -121,7 +123,7 @@ enum FilterRunner {
     }
     let writer = try TableFormat.openWriter(
       path: options.output, format: options.to, inputs: [stream.input], names: filter.columns,
-      precision: options.dtype ?? stream.source.metadata.precision)
+      precision: options.dtype ?? stream.source.metadata.precision, significantDigits: options.numbers.precision)
     var regularity = RegularityCheck(rate: stream.rate)
     if let sections = filter.zeroPhaseSections {
       try ZeroPhaseRunner.run(
@@ -149,7 +151,7 @@ enum FilterRunner {
     }
     let writer = try TableFormat.openWriter(
       path: options.output, format: options.to, inputs: [stream.input], names: FusedGravitySplit.columns,
-      precision: options.dtype ?? stream.source.metadata.precision)
+      precision: options.dtype ?? stream.source.metadata.precision, significantDigits: options.numbers.precision)
     while let block = try stream.next() { try writer.write(columns: split.process(block)) }
     try writer.finish()
     Diagnostics.reportSkips(stream.source)

@@ -15,6 +15,8 @@ struct Simulate: ParsableCommand {
 struct SimulationOptions: ParsableArguments {
   @OptionGroup(title: "Input") var input: InputOptions
 
+  @OptionGroup(title: "Numbers") var numbers: NumberOptions
+
   @Argument(help: "The trace (`-` for stdin).")
   var trace: String = "-"
 
@@ -79,7 +81,8 @@ struct Ball: ParsableCommand {
     try options.reserveOutputs()
     var ball = BouncingBall(width: w, height: h, margin: margin, damping: damping, cap: cap)
     let table = try CSVTableWriter(
-      output: try OutputFile(path: options.output, inputs: [input]), names: BouncingBall.columns)
+      output: try OutputFile(path: options.output, inputs: [input]), names: BouncingBall.columns,
+      significantDigits: options.numbers.precision)
     var path: ToyPath? = options.svg == nil ? nil : ToyPath()
     while let block = try source.next() { try table.write(columns: ball.replay(block, path: &path)) }
     try table.finish()
@@ -112,7 +115,8 @@ struct Slide: ParsableCommand {
     try options.reserveOutputs()
     var object = SlidingObject(width: w, height: h)
     let table = try CSVTableWriter(
-      output: try OutputFile(path: options.output, inputs: [input]), names: SlidingObject.columns)
+      output: try OutputFile(path: options.output, inputs: [input]), names: SlidingObject.columns,
+      significantDigits: options.numbers.precision)
     var path: ToyPath? = options.svg == nil ? nil : ToyPath()
     while let block = try source.next() { try table.write(columns: object.replay(block, path: &path)) }
     try table.finish()

@@ -133,6 +133,8 @@ struct Spectrum: ParsableCommand {
 
   @OptionGroup var resampling: ResampleOptions
 
+  @OptionGroup(title: "Numbers") var numbers: NumberOptions
+
   @Flag(help: "Print a summary per axis instead of (or, with -o FILE, beside) the spectrum.")
   var summary = false
 
@@ -205,7 +207,7 @@ struct Spectrum: ParsableCommand {
     spectral.saveWisdom()
     if !summary || (output != nil && output != "-") {
       let file = try OutputFile(path: output ?? "-", inputs: [stream.input])
-      let writer = try CSVTableWriter(output: file, names: result.columnNames)
+      let writer = try CSVTableWriter(output: file, names: result.columnNames, significantDigits: numbers.precision)
       try writer.write(columns: result.columns)
       try writer.finish()
     }
@@ -270,7 +272,7 @@ extension Spectrum {
       columns.append(result.coherence)
     }
     let file = try OutputFile(path: output ?? "-", inputs: [stream.input] + (second.map { [$0.input] } ?? []))
-    let writer = try CSVTableWriter(output: file, names: names)
+    let writer = try CSVTableWriter(output: file, names: names, significantDigits: numbers.precision)
     try writer.write(columns: columns)
     try writer.finish()
     Diagnostics.reportSkips(stream.source)
@@ -307,6 +309,8 @@ struct Spectrogram: ParsableCommand {
 
   @OptionGroup var resampling: ResampleOptions
 
+  @OptionGroup(title: "Numbers") var numbers: NumberOptions
+
   func run() throws {
     let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
     var request = try spectral.request()
@@ -314,7 +318,8 @@ struct Spectrogram: ParsableCommand {
     try spectral.loadWisdom()
     let spectrogram = TraceSpectrogram(request, rate: stream.rate, name: stream.name)
     let writer = try TableFormat.openWriter(
-      path: output, format: to, inputs: [stream.input], names: spectrogram.columnNames, precision: .float64)
+      path: output, format: to, inputs: [stream.input], names: spectrogram.columnNames, precision: .float64,
+      significantDigits: numbers.precision)
     func write(_ columns: [[Double]]) throws { if !(columns.first?.isEmpty ?? true) { try writer.write(columns: columns) } }
     while let block = try stream.next() { try write(try spectrogram.add(block)) }
     try write(try spectrogram.finish())

@@ -37,6 +37,8 @@ struct Trim: ParsableCommand {
 
   @OptionGroup(title: "Output") var written: WrittenTableOptions
 
+  @OptionGroup(title: "Numbers") var numbers: NumberOptions
+
   func validate() throws {
     for (name, value) in [("--from", from), ("--to", to)] {
       if let value, !value.isFinite { throw ValidationError("\(name) must be a finite number of seconds") }
@@ -53,7 +55,7 @@ struct Trim: ParsableCommand {
     let file = try OutputFile(path: output, inputs: [byteInput], needsSeek: format == .npy)
     let sink = try TraceWriters.make(
       format: format, output: file, precision: written.dtype ?? source.metadata.precision,
-      layout: source.metadata.layout)
+      layout: source.metadata.layout, significantDigits: numbers.precision)
     var window = TimeWindow(from: from, to: to, relative: relative)
     var kept = 0
     while !window.isPast, let block = try source.next() {

@@ -4,7 +4,9 @@ import ArgumentParser
 
 /// `--resample HZ`: shared by every command that can put a trace on a uniform grid first.
 struct ResampleOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("Put the trace on a uniform grid at this rate (linear interpolation) first.", valueName: "hz"))
+  @Option(
+    help: ArgumentHelp(
+      "Put the trace on a uniform grid at this rate (linear interpolation) first.", valueName: "hz"))
   var resample: Double?
 
   func validate() throws {
@@ -21,4 +23,20 @@ struct WrittenTableOptions: ParsableArguments {
 
   @Option(help: "The value type of NPY and raw output: f64 or f32 (default: that of the input).")
   var dtype: SamplePrecision?
+}
+
+/// `--precision N`: significant digits of the numbers in CSV output (data files keep the
+/// shortest text that reads back to the same value unless asked).
+struct NumberOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Round the numbers of CSV output to this many significant digits, time excepted (default: the shortest text that reads back to the same value; NPY and raw keep every bit).",
+      valueName: "digits"))
+  var precision: Int?
+
+  func validate() throws {
+    if let precision, !(1...17).contains(precision) {
+      throw ValidationError("--precision takes 1 to 17 significant digits, got \(precision)")
+    }
+  }
 }
