@@ -31,7 +31,7 @@ WORK = os.path.join(ROOT, "benchmarks", "work")
 
 def ensure_python_peers():
     missing = []
-    for module in ("numpy", "pandas", "pyarrow", "vqf", "ahrs"):
+    for module in ("numpy", "pandas", "pyarrow", "vqf", "ahrs", "polars", "duckdb"):
         try:
             __import__(module)
         except ImportError:
@@ -159,6 +159,12 @@ def python_task(code):
     return [sys.executable, "-c", program]
 
 
+def python_process(code):
+    """A Python peer timed as a whole process, imports and start-up included (as accelkit is):
+    `code` reads sys.argv[1]."""
+    return [sys.executable, "-c", "import sys\n" + code]
+
+
 # Peers too slow to run more than once per measurement (pure Python loops over every sample).
 SLOW_PEERS = ("ahrs.filters.Madgwick",)
 
@@ -205,6 +211,9 @@ def tasks(accelkit, csv_path, npy_path):
             ("pandas.read_csv (C engine)", python_task("import pandas as pd\n#--\nresult = pd.read_csv(sys.argv[1], engine='c')\n")),
             ("pandas.read_csv (pyarrow)", python_task("import pandas as pd\n#--\nresult = pd.read_csv(sys.argv[1], engine='pyarrow')\n")),
             ("numpy.loadtxt", python_task("import numpy as np\n#--\nresult = np.loadtxt(sys.argv[1], delimiter=',', skiprows=1)\n")),
+            ("polars.read_csv (whole process)", python_process("import polars as pl\nresult = pl.read_csv(sys.argv[1])\n")),
+            ("DuckDB read_csv (whole process)", python_process(
+                "import duckdb\nresult = duckdb.sql(\"SELECT * FROM read_csv('%s')\" % sys.argv[1]).fetchnumpy()\n")),
         ], csv_path),
         ("load NPY", [accelkit, "convert", npy_path, "--to", "raw", "-o", null], [
             ("numpy.load", python_task("import numpy as np\n#--\nresult = np.load(sys.argv[1]); s = float(result['x'].sum())\n")),
@@ -272,6 +281,23 @@ def tasks(accelkit, csv_path, npy_path):
                 "import pandas as pd, numpy as np, os\n#--\n"
                 "d = pd.read_csv(sys.argv[1], engine='c')\n"
                 "np.save(os.path.join(os.path.dirname(sys.argv[1]), 'out_py.npy'), d.to_records(index=False))\n")),
+            ("polars CSV to Parquet (whole process)", python_process(
+                "import polars as pl, os\n"
+                "pl.read_csv(sys.argv[1]).write_parquet(os.path.join(os.path.dirname(sys.argv[1]), 'out_pl.parquet'))\n")),
+            ("DuckDB CSV to Parquet (whole process)", python_process(
+                "import duckdb, os\n"
+                "out = os.path.join(os.path.dirname(sys.argv[1]), 'out_dd.parquet')\n"
+                "duckdb.sql(\"COPY (SELECT * FROM read_csv('%s')) TO '%s' (FORMAT parquet)\" % (sys.argv[1], out))\n")),
+        ], csv_path),
+        ("summary statistics (from CSV)", [accelkit, "info", "--format", "csv", csv_path], [
+            ("polars min/max/mean/std per axis (whole process)", python_process(
+                "import polars as pl\n"
+                "d = pl.read_csv(sys.argv[1])\n"
+                "result = d.select([getattr(pl.col(c), f)().alias(c + f) for c in 'xyz' for f in ('min', 'max', 'mean', 'std')])\n")),
+            ("DuckDB min/max/mean/std per axis (whole process)", python_process(
+                "import duckdb\n"
+                "cols = ', '.join('%s(%s)' % (f, c) for c in 'xyz' for f in ('min', 'max', 'avg', 'stddev_samp'))\n"
+                "result = duckdb.sql(\"SELECT %s FROM read_csv('%s')\" % (cols, sys.argv[1])).fetchall()\n")),
         ], csv_path),
     ]
 
@@ -307,7 +333,7 @@ def machine():
             lines.append("memory: " + f.readline().split(":", 1)[1].strip())
     except OSError:
         pass
-    for module in ("numpy", "pandas", "pyarrow", "scipy"):
+    for module in ("numpy", "pandas", "pyarrow", "scipy", "polars", "duckdb"):
         try:
             lines.append("%s: %s" % (module, __import__(module).__version__))
         except ImportError:
@@ -375,6 +401,12 @@ def main():
     for row in table:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)))
     print()
+    print("per task: accelkit against the fastest peer")
+    for task in dict.fromkeys(r["task"] for r in results):
+        rows = [r for r in results if r["task"] == task]
+        best = min(rows, key=lambda r: r["peer_s"])
+        print("  %s: %.3f s; best peer %s %.3f s: %.1fx" % (task, best["accelkit_s"], best["peer"], best["peer_s"],
+                                                       best["peer_s"] / best["accelkit_s"]))
     print("floors: cat > /dev/null %.0f MB/s, memory copy %.0f MB/s" % (cat_mbs, copy_mbs))
     for r in results:
         if r["task"] in ("load CSV", "load NPY") and r["peer"] in ("pandas.read_csv (C engine)", "numpy.load"):
