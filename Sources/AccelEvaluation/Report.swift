@@ -38,50 +38,17 @@ public struct EvaluationReport {
       ["precision", "recall", "f1", "error_rate"].map { "\(kind)_\($0)" }
     } + ["event_onset_f1_macro", "event_onset_offset_f1_macro", "segment_f1_macro"]
 
-  /// A metric by its column name.
+  /// A metric by its column name (the accessor of its column).
   public static func value(_ name: String, _ m: Metrics) -> Double? {
     switch name {
     case "tp": Double(m.tp)
     case "fp": Double(m.fp)
     case "fn": Double(m.fn)
-    case "precision": m.precision
-    case "recall": m.recall
-    case "f1": m.f1
-    case "mean_onset_error_s": m.meanOnsetError
-    case "median_onset_error_s": m.medianOnsetError
-    case "median_delay_s": m.medianDelay
-    case "false_alarms_per_hour": m.falseAlarmsPerHour
-    case "duration_s": m.duration
-    case "event_onset_f1_macro": m.macroF1(0)
-    case "event_onset_offset_f1_macro": m.macroF1(1)
-    case "segment_f1_macro": m.macroF1(2)
-    default: standardValue(name, m.standard)
+    default: accessorsByName[name].flatMap { $0(m) }
     }
   }
 
-  static func standardValue(_ name: String, _ s: StandardCounts) -> Double? {
-    let counts: DetectionCounts
-    let figure: Substring
-    if name.hasPrefix("event_onset_offset_") {
-      counts = s.onsetOffset
-      figure = name.dropFirst("event_onset_offset_".count)
-    } else if name.hasPrefix("event_onset_") {
-      counts = s.onset
-      figure = name.dropFirst("event_onset_".count)
-    } else if name.hasPrefix("segment_") {
-      counts = s.segments
-      figure = name.dropFirst("segment_".count)
-    } else {
-      return nil
-    }
-    switch figure {
-    case "precision": return counts.precision
-    case "recall": return counts.recall
-    case "f1": return counts.f1
-    case "error_rate": return counts.errorRate
-    default: return nil
-    }
-  }
+  static let accessorsByName = Dictionary(uniqueKeysWithValues: zip(metricColumns.dropFirst(3), accessors))
 
   /// The metric columns as text: counts as integers, the rest rounded to 12 significant digits
   /// (sums over traces then read the same whatever their order), or exact with `exactDuration`

@@ -95,13 +95,7 @@ public struct TuningObjective: Sendable, Equatable {
   /// The metric's value; an undefined standard precision, recall or F1 (nothing detected or
   /// annotated) counts as 0, the worst.
   static func value(_ metric: String, _ m: Metrics) -> Double {
-    switch metric {
-    case "precision": m.precision
-    case "recall": m.recall
-    case "false_alarms_per_hour": m.falseAlarmsPerHour
-    case "f1": m.f1
-    default: EvaluationReport.standardValue(metric, m.standard) ?? 0
-    }
+    EvaluationReport.value(metric, m) ?? 0
   }
 
   /// How far `m` is outside the constraints (0 when it meets them all), each bound's miss in its

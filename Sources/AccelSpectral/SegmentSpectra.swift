@@ -20,17 +20,22 @@ public struct SpectralSettings: Equatable, Sendable {
   ) throws {
     guard segment >= 1 else { throw AccelError.usage("--segment must be at least 1, got \(segment)") }
     guard overlap >= 0 && overlap < segment else {
-      throw AccelError.usage("the overlap must be from 0 to \(segment - 1) samples for \(segment)-sample segments, got \(overlap)")
+      throw AccelError.usage(
+        "the overlap must be from 0 to \(segment - 1) samples for \(segment)-sample segments, got \(overlap)")
     }
     let n = nfft ?? segment
-    guard n >= segment else { throw AccelError.usage("--nfft must be at least the segment length \(segment), got \(n)") }
+    guard n >= segment else {
+      throw AccelError.usage("--nfft must be at least the segment length \(segment), got \(n)")
+    }
     let limit = Self.maximumLength
     guard segment <= limit && n <= limit else {
       throw AccelError.usage(
         "segments and the FFT length are limited to \(limit) samples (2^24), got \(max(segment, n))",
         hint: "a longer segment than that needs gigabytes of memory; use Welch's average of shorter segments")
     }
-    guard rate > 0 && rate.isFinite else { throw AccelError.usage("the sample rate must be positive, got \(rate)") }
+    guard rate > 0 && rate.isFinite else {
+      throw AccelError.usage("the sample rate must be positive, got \(rate)")
+    }
     self.rate = rate
     self.segment = segment
     self.overlap = overlap
@@ -131,11 +136,13 @@ public final class SegmentSpectrum {
   }
 
   /// Adds the cross spectrum conj(A) B of two segments (as scipy.signal.csd: A of the first, B of
-  /// the second; scaled and doubled as the power spectrum) into `re` and `im`.
+  /// the second; scaled and doubled as the power spectrum) into `re` and `im`, and each segment's
+  /// power spectrum into `pxx` and `pyy` (the same numbers `accumulate` gives), from one transform
+  /// of each segment.
   public func accumulateCross(
-    _ a: ArraySlice<Double>, _ b: ArraySlice<Double>, re: inout [Double], im: inout [Double]
+    _ a: ArraySlice<Double>, _ b: ArraySlice<Double>, re: inout [Double], im: inout [Double],
+    pxx: inout [Double], pyy: inout [Double]
   ) {
-    var first = [(re: Double, im: Double)](repeating: (0, 0), count: settings.binCount)
     prepare(a)
     buffer.withUnsafeBufferPointer { input in fft.transform(input) { k, r, i in first[k] = (r, i) } }
     prepare(b)
@@ -143,18 +150,19 @@ public final class SegmentSpectrum {
     let s = scale
     buffer.withUnsafeBufferPointer { input in
       fft.transform(input) { k, r, i in
+        let (ar, ai) = first[k]
+        let factor = k >= 1 && k <= lastDoubled ? 2.0 : 1.0
         // conj(A) * B
-        var pr = (first[k].re * r + first[k].im * i) * s
-        var pi = (first[k].re * i - first[k].im * r) * s
-        if k >= 1 && k <= lastDoubled {
-          pr *= 2
-          pi *= 2
-        }
-        re[k] += pr
-        im[k] += pi
+        re[k] += (ar * r + ai * i) * s * factor
+        im[k] += (ar * i - ai * r) * s * factor
+        pxx[k] += (ar * ar + ai * ai) * s * factor
+        pyy[k] += (r * r + i * i) * s * factor
       }
     }
   }
+
+  /// The first segment's transform in `accumulateCross`.
+  private lazy var first = [(re: Double, im: Double)](repeating: (0, 0), count: settings.binCount)
 }
 
 /// The cross-spectral density of two signals sampled together (scipy.signal.csd) and their
@@ -189,9 +197,7 @@ public final class CrossSpectralEstimator {
     second.add(b) { segmentB in
       let segmentA = segmentsA[k]
       k += 1
-      spectrum.accumulateCross(segmentA, segmentB, re: &re, im: &im)
-      spectrum.accumulate(segmentA, into: &pxx)
-      spectrum.accumulate(segmentB, into: &pyy)
+      spectrum.accumulateCross(segmentA, segmentB, re: &re, im: &im, pxx: &pxx, pyy: &pyy)
       segments += 1
     }
   }
@@ -343,14 +349,18 @@ public struct SpectrumSummary: Equatable, Sendable {
   ///   - power: one-sided spectrum values at `frequencies` (density or spectrum scaling).
   ///   - binWidth: rate / nfft; for density scaling, powers are integrated with it.
   ///   - bands: [low, high) in Hz.
-  public init(power: [Double], frequencies: [Double], binWidth: Double, density: Bool, bands: [(Double, Double)]) {
+  public init(
+    power: [Double], frequencies: [Double], binWidth: Double, density: Bool, bands: [(Double, Double)]
+  ) {
     // The dominant peak above 0 Hz.
     var k = power.count > 1 ? 1 : 0
     for i in 1..<max(1, power.count) where power[i] > power[k] { k = i }
     var f = frequencies[k]
     var peak = power[k]
     if k >= 1 && k + 1 < power.count {
-      let a = power[k - 1], b = power[k], c = power[k + 1]
+      let a = power[k - 1]
+      let b = power[k]
+      let c = power[k + 1]
       let denominator = a - 2 * b + c
       if denominator != 0 {
         let delta = 0.5 * (a - c) / denominator

@@ -89,3 +89,36 @@ import Testing
     #expect(formatDuration(300_000) == "83 h 20 min")
   }
 }
+
+/// trim's window: half-open, relative to the first sample when asked, the same whatever the
+/// blocks, and only "past" when time has only increased.
+@Suite struct TimeWindowTests {
+  static func block(_ t: [Double]) -> SampleBlock {
+    SampleBlock(t: t, x: t.map { $0 * 10 }, y: t, z: t)
+  }
+
+  @Test func aHalfOpenWindowAcrossBlocks() {
+    let times = (0..<100).map { Double($0) / 10 }
+    var whole = TimeWindow(from: 2, to: 5)
+    let one = whole.process(Self.block(times))
+    var split = TimeWindow(from: 2, to: 5)
+    var parts: [Double] = []
+    for range in [0..<7, 7..<33, 33..<41, 41..<100] {
+      parts += split.process(Self.block(Array(times[range]))).t
+    }
+    #expect(one.t.first == 2 && one.t.last == 4.9 && one.count == 30 && parts == one.t)
+    #expect(one.x == one.t.map { $0 * 10 })
+    #expect(whole.isPast)
+    var relative = TimeWindow(from: 1, relative: true)
+    #expect(relative.process(Self.block(times.map { $0 + 100 })).t.first == 101)
+  }
+
+  /// Times that go back: samples in the window are kept wherever they are, and the window never
+  /// claims to be past.
+  @Test func timesThatGoBack() {
+    var window = TimeWindow(from: 1, to: 2)
+    let kept = window.process(Self.block([0, 1.5, 3, 1.2, 0.5, 1.9]))
+    #expect(kept.t == [1.5, 1.2, 1.9] && kept.x == [15, 12, 19])
+    #expect(!window.isPast)
+  }
+}

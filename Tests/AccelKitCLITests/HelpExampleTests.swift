@@ -73,4 +73,17 @@ import Testing
     #expect(svg.status == 0, "\(svg.stderr)")
     #expect(String(decoding: readFile(dir + "/p.svg") ?? [], as: UTF8.self).contains("g²/Hz"))
   }
+
+  /// --version names the commit; the completions offer the rules, the presets and enumerated values.
+  @Test func versionAndCompletions() throws {
+    let version = try accelkit(["--version"])
+    #expect(
+      version.stdout.hasPrefix("0.1.0 (commit ") && version.stdout.hasSuffix(")\n"), "\(version.stdout)")
+    for shell in ["bash", "zsh", "fish"] {
+      let script = try accelkit(["--generate-completion-script", shell]).stdout
+      for word in ["three-peak", "swing", "sensor-logger", "broad", "welch", "madgwick", "hdf5"] {
+        #expect(script.contains(word), "\(shell) completion lacks \(word)")
+      }
+    }
+  }
 }

@@ -197,6 +197,24 @@ import Testing
     #expect(!fileExists(dir + "/out"))
   }
 
+  /// Merged elsewhere, the report draws the traces where --dataset-path says the dataset is, and
+  /// says why it does not when the dataset is not at hand.
+  @Test func theMergedReportFindsTheDatasetOrSaysWhy() throws {
+    let dir = Paths.temporaryDirectory()
+    try Self.shard("datasets/test", ways: 2, into: dir)
+    let elsewhere = try accelkit([], shell: "cd '\(dir)' && ACCELKIT merge parts/* -o away --format csv")
+    #expect(elsewhere.status == 0 && elsewhere.stderr.contains("draws no traces"), "\(elsewhere.stderr)")
+    let away = Self.text(dir + "/away/index.html")
+    #expect(away.contains("not drawn: the dataset was not at hand") && !away.contains("<figure>"))
+    let found = try accelkit(
+      [],
+      shell:
+        "cd '\(dir)' && ACCELKIT merge parts/* -o found --dataset-path '\(Self.root)/datasets/test' --format csv"
+    )
+    #expect(found.status == 0 && !found.stderr.contains("draws no traces"), "\(found.stderr)")
+    #expect(Self.text(dir + "/found/index.html").contains("<figure>"))
+  }
+
   @Test func shardOptionsAreCheckedAsUsage() throws {
     for arguments in [
       ["evaluate", "datasets/test", "--shard", "0/3", "-o", "x"],

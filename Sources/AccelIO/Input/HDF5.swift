@@ -214,16 +214,17 @@ final class HDF5File {
     /// The NPY stream of the plan: the header, then the records, a block at a time.
     func stream(_ file: HDF5File) -> (UnsafeMutableRawPointer, Int) throws -> Int {
       let width = names?.count ?? sources.reduce(0) { $0 + $1.columns }
+      // The bytes not yet handed out, from `served` on: the header, then each block of records.
       var pending = Self.header(names: names, width: width, rows: rows)
+      var served = 0
       var row = 0
       let blockRows = max(1, (1 << 20) / max(1, width * 8))
       let sources = self.sources
       let total = rows
-      var block = [Double]()
       return { buffer, count in
-        if pending.isEmpty && row < total {
+        if served == pending.count && row < total {
           let n = min(blockRows, total - row)
-          block = [Double](repeating: 0, count: n * width)
+          var block = [Double](repeating: 0, count: n * width)
           try file.library.locked {
             var column = 0
             for source in sources {
@@ -233,10 +234,11 @@ final class HDF5File {
           }
           row += n
           pending = block.withUnsafeBytes { Array($0) }
+          served = 0
         }
-        let k = min(count, pending.count)
-        pending.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: k) }
-        pending.removeFirst(k)
+        let k = min(count, pending.count - served)
+        pending.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + served, byteCount: k) }
+        served += k
         return k
       }
     }
