@@ -7,6 +7,19 @@ public enum DeviceOrientation: String, CaseIterable, Sendable {
   case faceUp = "face-up"
   case faceDown = "face-down"
   case unknown
+
+  /// The position of this case in `allCases` (for tables that store classes as small integers).
+  public var index: Int {
+    switch self {
+    case .portrait: 0
+    case .portraitUpsideDown: 1
+    case .landscapeLeft: 2
+    case .landscapeRight: 3
+    case .faceUp: 4
+    case .faceDown: 5
+    case .unknown: 6
+    }
+  }
 }
 
 /// Classifies gravity estimates into device orientations.
@@ -43,7 +56,9 @@ public struct OrientationClassifier: Sendable, Equatable {
   ///   - gravity: the gravity estimate (g, Apple's convention).
   ///   - magnitude: |a| of the raw reading, in g.
   ///   - current: the orientation held so far, favoured by the hysteresis (nil: none).
-  public func classify(gravity g: (Double, Double, Double), magnitude: Double, current: DeviceOrientation? = nil) -> DeviceOrientation {
+  public func classify(
+    gravity g: (Double, Double, Double), magnitude: Double, current: DeviceOrientation? = nil
+  ) -> DeviceOrientation {
     guard abs(magnitude - 1) <= accelerationTolerance else { return .unknown }
     let tilt = Attitude.tilt(g.0, g.1, g.2)
     guard tilt.isFinite else { return .unknown }
@@ -106,8 +121,11 @@ public struct OrientationAnnouncer: Sendable {
   }
 
   /// Feeds one sample; returns the event it completes, if any.
-  public mutating func add(t: Double, gravity: (Double, Double, Double), magnitude: Double) -> OrientationEvent? {
-    let cls = classifier.classify(gravity: gravity, magnitude: magnitude, current: current == .unknown ? nil : current)
+  public mutating func add(t: Double, gravity: (Double, Double, Double), magnitude: Double)
+    -> OrientationEvent?
+  {
+    let cls = classifier.classify(
+      gravity: gravity, magnitude: magnitude, current: current == .unknown ? nil : current)
     if cls == .unknown || cls == current {
       candidate = nil
       return nil

@@ -22,7 +22,9 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
     #expect(abs(try #require(Attitude.roll(sin(r), 0, -cos(r))) - 30) < 1e-12)
     #expect(Attitude.roll(0, 0, 1) == 180)  // face down: roll 180, in (-180, 180]
     #expect(Attitude.roll(-0.0, 0, 1) == 180)
-    #expect(Attitude.tilt(0, 0, -1) == 0 && Attitude.tilt(0, 0, 1) == 180 && abs(Attitude.tilt(1, 0, 0) - 90) < 1e-12)
+    #expect(
+      Attitude.tilt(0, 0, -1) == 0 && Attitude.tilt(0, 0, 1) == 180
+        && abs(Attitude.tilt(1, 0, 0) - 90) < 1e-12)
     #expect(Attitude.upAngle(0, -1) == -Double.pi / 2)
   }
 
@@ -40,14 +42,22 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
 }
 
 @Suite struct ClassifierTests {
+  @Test func indexIsThePositionInAllCases() {
+    #expect(DeviceOrientation.allCases.enumerated().allSatisfy { $0.element.index == $0.offset })
+  }
+
   let c = OrientationClassifier(flatAngle: 25, accelerationTolerance: 0.2, hysteresis: 10)
 
   @Test func everyClassBoundary() {
     func cls(_ u: Double) -> DeviceOrientation { c.classify(gravity: gravity(upAngle: u), magnitude: 1) }
     #expect(cls(-2.25) == .portrait && cls(-0.75) == .portrait)
-    #expect(cls(-0.75 + 1e-9) == .landscapeRight && cls(0.75 - 1e-9) == .landscapeRight && cls(0) == .landscapeRight)
+    #expect(
+      cls(-0.75 + 1e-9) == .landscapeRight && cls(0.75 - 1e-9) == .landscapeRight && cls(0) == .landscapeRight
+    )
     #expect(cls(0.75) == .portraitUpsideDown && cls(2.25) == .portraitUpsideDown)
-    #expect(cls(2.25 + 1e-9) == .landscapeLeft && cls(-2.25 - 1e-9) == .landscapeLeft && cls(Double.pi) == .landscapeLeft)
+    #expect(
+      cls(2.25 + 1e-9) == .landscapeLeft && cls(-2.25 - 1e-9) == .landscapeLeft
+        && cls(Double.pi) == .landscapeLeft)
     #expect(cls(-Double.pi / 2) == .portrait && cls(Double.pi / 2) == .portraitUpsideDown)
   }
 
@@ -63,13 +73,20 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
   @Test func hysteresisKeepsTheCurrentClass() {
     let deg = Double.pi / 180
     // Past the portrait / landscape-right boundary by 5 degrees: kept with hysteresis 10.
-    #expect(c.classify(gravity: gravity(upAngle: -0.75 + 5 * deg), magnitude: 1, current: .portrait) == .portrait)
-    #expect(c.classify(gravity: gravity(upAngle: -0.75 + 11 * deg), magnitude: 1, current: .portrait) == .landscapeRight)
+    #expect(
+      c.classify(gravity: gravity(upAngle: -0.75 + 5 * deg), magnitude: 1, current: .portrait) == .portrait)
+    #expect(
+      c.classify(gravity: gravity(upAngle: -0.75 + 11 * deg), magnitude: 1, current: .portrait)
+        == .landscapeRight)
     #expect(c.classify(gravity: gravity(upAngle: 0, tilt: 30), magnitude: 1, current: .faceUp) == .faceUp)
-    #expect(c.classify(gravity: gravity(upAngle: 0, tilt: 36), magnitude: 1, current: .faceUp) == .landscapeRight)
+    #expect(
+      c.classify(gravity: gravity(upAngle: 0, tilt: 36), magnitude: 1, current: .faceUp) == .landscapeRight)
     // Entering face-up from upright needs tilt below 25 - 10.
-    #expect(c.classify(gravity: gravity(upAngle: 0, tilt: 20), magnitude: 1, current: .landscapeRight) == .landscapeRight)
-    #expect(c.classify(gravity: gravity(upAngle: 0, tilt: 14), magnitude: 1, current: .landscapeRight) == .faceUp)
+    #expect(
+      c.classify(gravity: gravity(upAngle: 0, tilt: 20), magnitude: 1, current: .landscapeRight)
+        == .landscapeRight)
+    #expect(
+      c.classify(gravity: gravity(upAngle: 0, tilt: 14), magnitude: 1, current: .landscapeRight) == .faceUp)
   }
 }
 
@@ -82,7 +99,11 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
     var rng = SeededRandom(seed: 2)
     func hold(_ g: (Double, Double, Double), seconds: Double) {
       for _ in 0..<Int(seconds * rate) {
-        samples.append((g.0 + Double.random(in: -0.01...0.01, using: &rng), g.1 + Double.random(in: -0.01...0.01, using: &rng), g.2))
+        samples.append(
+          (
+            g.0 + Double.random(in: -0.01...0.01, using: &rng),
+            g.1 + Double.random(in: -0.01...0.01, using: &rng), g.2
+          ))
       }
     }
     func wobble(aroundUpAngle u: Double, tilt: Double = 90) {
@@ -109,7 +130,8 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
   }
 
   static func events(settle: Double, hysteresis: Double) -> [OrientationEvent] {
-    var announcer = OrientationAnnouncer(classifier: OrientationClassifier(hysteresis: hysteresis), settle: settle)
+    var announcer = OrientationAnnouncer(
+      classifier: OrientationClassifier(hysteresis: hysteresis), settle: settle)
     var events: [OrientationEvent] = []
     for (i, g) in turningTrace().enumerated() {
       let m = (g.0 * g.0 + g.1 * g.1 + g.2 * g.2).squareRoot()
@@ -119,9 +141,16 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
   }
 
   @Test func sixOrientationsGiveExactlyTheExpectedEvents() {
-    let events = Self.events(settle: OrientationAnnouncer.defaultSettle, hysteresis: OrientationClassifier.defaultHysteresis)
-    #expect(events.map(\.to) == [.portrait, .landscapeRight, .portraitUpsideDown, .landscapeLeft, .faceUp, .faceDown])
-    #expect(events.map(\.from) == [.unknown, .portrait, .landscapeRight, .portraitUpsideDown, .landscapeLeft, .faceUp])
+    let events = Self.events(
+      settle: OrientationAnnouncer.defaultSettle, hysteresis: OrientationClassifier.defaultHysteresis)
+    #expect(
+      events.map(\.to) == [
+        .portrait, .landscapeRight, .portraitUpsideDown, .landscapeLeft, .faceUp, .faceDown,
+      ])
+    #expect(
+      events.map(\.from) == [
+        .unknown, .portrait, .landscapeRight, .portraitUpsideDown, .landscapeLeft, .faceUp,
+      ])
     #expect(abs(events[0].t - 0.3) < 1e-9)
   }
 
@@ -184,10 +213,15 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
     settings.convention = .specificForce
     let acc = try TraceOpener.open(path: path, settings: settings).0.readAll()
     let up = try read(path, columns: "t=movement,x=up_x,y=up_y,z=up_z", allowNonFinite: true)
-    let truth = try read(path, columns: "t=t_s,x=roll_true_deg,y=pitch_true_deg,z=movement", allowNonFinite: true)
+    let truth = try read(
+      path, columns: "t=t_s,x=roll_true_deg,y=pitch_true_deg,z=movement", allowNonFinite: true)
     let rate = 285.7142857142857
-    var gx = acc.x, gy = acc.y, gz = acc.z
-    var low = ExponentialLowpass3(alpha: try ExponentialDesign.alpha(cutoff: 1 / (2 * Double.pi * 0.2), rate: rate), initialization: .steady)
+    var gx = acc.x
+    var gy = acc.y
+    var gz = acc.z
+    var low = ExponentialLowpass3(
+      alpha: try ExponentialDesign.alpha(cutoff: 1 / (2 * Double.pi * 0.2), rate: rate),
+      initialization: .steady)
     low.process(&gx, &gy, &gz)
     var rest: [Double] = []
     var moving: [Double] = []
@@ -208,8 +242,13 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
         }
       }
     }
-    func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
-    print("BROAD inclination error: at rest median \(median(rest)) deg (n=\(rest.count)), moving median \(median(moving)) deg (n=\(moving.count)); at rest max(|d roll|, |d pitch|) median \(median(restRollPitch))")
+    func median(_ v: [Double]) -> Double {
+      let s = v.sorted()
+      return s[s.count / 2]
+    }
+    print(
+      "BROAD inclination error: at rest median \(median(rest)) deg (n=\(rest.count)), moving median \(median(moving)) deg (n=\(moving.count)); at rest max(|d roll|, |d pitch|) median \(median(restRollPitch))"
+    )
     #expect(rest.count > 1000 && moving.count > 1000)
     #expect(median(rest) < 0.5)
     #expect(median(restRollPitch) < 0.5)

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import AccelCore
 import AccelFilters
 import AccelIO
 import AccelOrientation
 import ArgumentParser
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension OrientationSettings.Angles: ExpressibleByArgument {}
 extension GyroscopeUse: ExpressibleByArgument {}
@@ -15,7 +16,8 @@ extension GyroscopeUse: ExpressibleByArgument {}
 struct Orientation: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "orientation",
-    abstract: "Estimate roll, pitch, tilt and the device orientation of every sample, or the orientation change events.",
+    abstract:
+      "Estimate roll, pitch, tilt and the device orientation of every sample, or the orientation change events.",
     discussion: """
       Gravity is estimated with the exponential low-pass (default cutoff 0.8 Hz: a time constant \
       of 0.2 s, Android's, at any rate) or taken as is with --raw (for inputs that already are \
@@ -60,10 +62,13 @@ struct Orientation: ParsableCommand {
   @Option(help: "coremotion (roll, pitch) or aerospace (roll_x, pitch_y on the specific force).")
   var angles: OrientationSettings.Angles = .coremotion
 
-  @Option(help: "auto: gravity from the fused attitude when the trace has a gyroscope; off: the low-pass always.")
+  @Option(
+    help: "auto: gravity from the fused attitude when the trace has a gyroscope; off: the low-pass always.")
   var gyro: GyroscopeUse = .auto
 
-  @Option(help: ArgumentHelp("Within this many degrees of flat the device is face-up or face-down.", valueName: "degrees"))
+  @Option(
+    help: ArgumentHelp(
+      "Within this many degrees of flat the device is face-up or face-down.", valueName: "degrees"))
   var flatAngle: Double = OrientationClassifier.defaultFlatAngle
 
   @Option(help: ArgumentHelp("The orientation is unknown while | |a| - 1 g | exceeds this.", valueName: "g"))
@@ -72,10 +77,12 @@ struct Orientation: ParsableCommand {
   @Flag(help: "Write orientation change events (t,from,to) instead of per-sample angles.")
   var events = false
 
-  @Option(help: ArgumentHelp("How long a new orientation must hold before it is announced.", valueName: "seconds"))
+  @Option(
+    help: ArgumentHelp("How long a new orientation must hold before it is announced.", valueName: "seconds"))
   var settle: Double = OrientationAnnouncer.defaultSettle
 
-  @Option(help: ArgumentHelp("How far past a boundary the current orientation is kept.", valueName: "degrees"))
+  @Option(
+    help: ArgumentHelp("How far past a boundary the current orientation is kept.", valueName: "degrees"))
   var hysteresis: Double = OrientationClassifier.defaultHysteresis
 
   @OptionGroup var resampling: ResampleOptions
@@ -83,11 +90,19 @@ struct Orientation: ParsableCommand {
   func validate() throws {
     if alpha != nil && cutoff != nil { throw ValidationError("give --alpha or --cutoff, not both") }
     if raw && (alpha != nil || cutoff != nil) { throw ValidationError("--raw takes no --alpha or --cutoff") }
-    if let alpha, !(alpha > 0 && alpha <= 1) { throw ValidationError("alpha must be in (0, 1], got \(alpha)") }
-    if !(flatAngle >= 0 && flatAngle < 90) { throw ValidationError("--flat-angle must be in [0, 90) degrees, got \(flatAngle)") }
-    if !(accelTolerance > 0) { throw ValidationError("--accel-tolerance must be positive, got \(accelTolerance)") }
+    if let alpha, !(alpha > 0 && alpha <= 1) {
+      throw ValidationError("alpha must be in (0, 1], got \(alpha)")
+    }
+    if !(flatAngle >= 0 && flatAngle < 90) {
+      throw ValidationError("--flat-angle must be in [0, 90) degrees, got \(flatAngle)")
+    }
+    if !(accelTolerance > 0) {
+      throw ValidationError("--accel-tolerance must be positive, got \(accelTolerance)")
+    }
     if !(settle >= 0) { throw ValidationError("--settle must be at least 0 s, got \(settle)") }
-    if !(hysteresis >= 0 && hysteresis < 45) { throw ValidationError("--hysteresis must be in [0, 45) degrees, got \(hysteresis)") }
+    if !(hysteresis >= 0 && hysteresis < 45) {
+      throw ValidationError("--hysteresis must be in [0, 45) degrees, got \(hysteresis)")
+    }
   }
 
   /// The typed settings these options make.
@@ -102,40 +117,31 @@ struct Orientation: ParsableCommand {
     }
     s.angles = angles
     s.gyroscope = gyro
-    s.classifier = OrientationClassifier(flatAngle: flatAngle, accelerationTolerance: accelTolerance, hysteresis: hysteresis)
+    s.classifier = OrientationClassifier(
+      flatAngle: flatAngle, accelerationTolerance: accelTolerance, hysteresis: hysteresis)
     s.settle = settle
     return s
   }
 
   func run() throws {
-    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
+    let stream = try Diagnostics.openStream(
+      path: trace, settings: try input.settings(), resample: resampling.resample)
     var stage = try OrientationStage(settings, rate: stream.rate)
     let file = try OutputFile(path: output, inputs: [stream.input])
-    try file.write((events ? ["t", "from", "to"] : stage.settings.header).joined(separator: ",") + "\n")
-    let classNames = Dictionary(uniqueKeysWithValues: DeviceOrientation.allCases.map { ($0, Array($0.rawValue.utf8)) })
-    while let block = try stream.next() {
-      if events {
-        for e in stage.events(block) { try file.write("\(formatNumber(e.t)),\(e.from.rawValue),\(e.to.rawValue)\n") }
-        continue
-      }
-      let rows = stage.rows(block)
-      for i in 0..<rows.count {
-        let name = classNames[rows.orientation[i]]!
-        try file.withSpace(5 * 33 + 32) { out in
-          var w = writeNumber(rows.t[i], to: out)
-          for v in [rows.first[i], rows.second[i], rows.tilt[i], rows.upAngle[i]] {
-            out[w] = UInt8(ascii: ",")
-            w += 1 + writeNumber(v, to: out + w + 1)
-          }
-          out[w] = UInt8(ascii: ",")
-          w += 1
-          for c in name {
-            out[w] = c
-            w += 1
-          }
-          out[w] = UInt8(ascii: "\n")
-          return w + 1
+    if events {
+      try file.write("t,from,to\n")
+      while let block = try stream.next() {
+        for e in stage.events(block) {
+          try file.write("\(formatNumber(e.t)),\(e.from.rawValue),\(e.to.rawValue)\n")
         }
+      }
+    } else {
+      let table = try CSVTableWriter(output: file, names: stage.settings.header)
+      let names = DeviceOrientation.allCases.map(\.rawValue)
+      while let block = try stream.next() {
+        let rows = stage.rows(block)
+        let labels = CategoricalColumn(names: names, codes: rows.orientation.map(\.index))
+        try table.write(columns: [rows.t, rows.first, rows.second, rows.tilt, rows.upAngle], labels: labels)
       }
     }
     try file.commit()
