@@ -47,7 +47,7 @@ import Testing
     var values: [Double] = [
       0, -0.0, .infinity, -.infinity, .nan, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
       .leastNormalMagnitude, .leastNonzeroMagnitude, 1, -1, 0.1, 0.3, 0.1 + 0.2, 1e-4, 1e-5, 2e-5, 9.5e-5,
-      1.2345e-5, 1.23456e-5, 9_007_199_254_740_992, 9_007_199_254_740_993, 9_007_199_254_740_994, 1e15, 1e16,
+      1.2345e-5, 1.23456e-5, 9_007_199_254_740_992, 9_007_199_254_740_994, 9_007_199_254_740_996, 1e15, 1e16,
       1e22, 1e23,
     ]
     var p = Double.leastNonzeroMagnitude

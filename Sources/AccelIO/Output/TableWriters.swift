@@ -92,16 +92,17 @@ public final class CSVTableWriter: TableSink {
   /// Below this many rows a block is formatted on one core (the hand-over costs more).
   static let parallelRows = 2048
 
-  /// `jobs`: the cores used to format (1: this thread only).
+  /// `jobs`: the cores used to format (1: this thread only). `exact`: the columns that
+  /// `significantDigits` leaves alone (times, counts).
   public init(
     output: OutputFile, names: [String], delimiter: UInt8 = UInt8(ascii: ","),
-    precision: SamplePrecision = .float64,
-    significantDigits: Int? = nil, jobs: Int = 2
+    precision: SamplePrecision = .float64, significantDigits: Int? = nil, exact: Set<String> = ["t", "time"],
+    jobs: Int = 2
   ) throws {
     self.output = output
     format = RowFormat(
       delimiter: delimiter, single: precision == .float32, significantDigits: significantDigits,
-      rounds: names.map { $0 != "t" && $0 != "time" })
+      rounds: names.map { !exact.contains($0) })
     columnCount = names.count
     self.jobs = max(1, min(jobs, 2))
     try output.write(names.joined(separator: String(UnicodeScalar(delimiter))) + "\n")
