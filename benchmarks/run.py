@@ -289,6 +289,23 @@ def tasks(accelkit, csv_path, npy_path):
                 "out = os.path.join(os.path.dirname(sys.argv[1]), 'out_dd.parquet')\n"
                 "duckdb.sql(\"COPY (SELECT * FROM read_csv('%s')) TO '%s' (FORMAT parquet)\" % (sys.argv[1], out))\n")),
         ], csv_path),
+        ("windowed statistics 1 s (from CSV)", [accelkit, "windows", "--width", "1", csv_path, "-o", os.path.join(WORK, "win.csv")], [
+            ("pandas.read_csv + groupby(floor(t)).agg + to_csv", python_task(
+                "import pandas as pd, numpy as np, os\n#--\n"
+                "d = pd.read_csv(sys.argv[1], engine='c')\n"
+                "g = d.groupby(np.floor(d.t)).agg({c: ['size' if c == 't' else 'mean', 'std', 'min', 'max'] if c != 't' else ['size'] for c in 'txyz'})\n"
+                "g.to_csv(os.path.join(os.path.dirname(sys.argv[1]), 'win_pd.csv'))\n")),
+            ("polars group_by(floor(t)) + write_csv (whole process)", python_process(
+                "import polars as pl, os\n"
+                "d = pl.read_csv(sys.argv[1])\n"
+                "aggs = [pl.len().alias('n')] + [getattr(pl.col(c), f)().alias(c + '_' + f) for c in 'xyz' for f in ('mean', 'std', 'min', 'max')]\n"
+                "d.group_by((pl.col('t').floor()).alias('w'), maintain_order=True).agg(aggs).write_csv(os.path.join(os.path.dirname(sys.argv[1]), 'win_pl.csv'))\n")),
+            ("DuckDB GROUP BY floor(t) to CSV (whole process)", python_process(
+                "import duckdb, os\n"
+                "cols = ', '.join('%s(%s)' % (f, c) for c in 'xyz' for f in ('avg', 'stddev_samp', 'min', 'max'))\n"
+                "out = os.path.join(os.path.dirname(sys.argv[1]), 'win_dd.csv')\n"
+                "duckdb.sql(\"COPY (SELECT floor(t) AS w, count(*) AS n, %s FROM read_csv('%s') GROUP BY w ORDER BY w) TO '%s' (HEADER)\" % (cols, sys.argv[1], out))\n")),
+        ], csv_path),
         ("summary statistics (from CSV)", [accelkit, "info", "--format", "csv", csv_path], [
             ("polars min/max/mean/std per axis (whole process)", python_process(
                 "import polars as pl\n"
@@ -318,6 +335,26 @@ def floors(csv_path):
         np.copyto(np.empty_like(buf), buf)
         copies.append(time.perf_counter() - start)
     return size / min(cats) / 1e6, size / min(copies) / 1e6
+
+
+def check_windows():
+    """accelkit's windows against DuckDB's and polars' (the last run's files): the same windows and
+    counts; prints the largest relative difference of the statistics."""
+    import numpy as np
+    ours = np.genfromtxt(os.path.join(WORK, "win.csv"), delimiter=",", skip_header=1)
+    for name in ("win_dd.csv", "win_pl.csv"):
+        path = os.path.join(WORK, name)
+        if not os.path.exists(path):
+            continue
+        theirs = np.genfromtxt(path, delimiter=",", skip_header=1)
+        if theirs.shape != ours.shape:
+            print("windows: %s has shape %s, accelkit %s" % (name, theirs.shape, ours.shape))
+            continue
+        # Relative to the value, or to the column's size for values near zero (a mean of 1e-17
+        # is a cancellation whose digits mean nothing).
+        scale = np.maximum(np.abs(ours), 1e-9 * np.nanmax(np.abs(ours), axis=0))
+        worst = np.nanmax(np.abs(theirs - ours) / scale)
+        print("windows: accelkit and %s agree to %.1e (relative)" % (name, worst))
 
 
 def machine():
@@ -408,6 +445,13 @@ def main():
         print("  %s: %.3f s; best peer %s %.3f s: %.1fx" % (task, best["accelkit_s"], best["peer"], best["peer_s"],
                                                        best["peer_s"] / best["accelkit_s"]))
     print("floors: cat > /dev/null %.0f MB/s, memory copy %.0f MB/s" % (cat_mbs, copy_mbs))
+    print("per task: accelkit's input throughput against the floors")
+    for task in dict.fromkeys(r["task"] for r in results):
+        r = next(r for r in results if r["task"] == task)
+        print("  %s: %.0f MB/s, %.1f%% of cat, %.1f%% of a memory copy" % (
+            task, r["accelkit_mb_per_s"], 100 * r["accelkit_mb_per_s"] / cat_mbs, 100 * r["accelkit_mb_per_s"] / copy_mbs))
+    if any(r["task"].startswith("windowed statistics") for r in results):
+        check_windows()
     for r in results:
         if r["task"] in ("load CSV", "load NPY") and r["peer"] in ("pandas.read_csv (C engine)", "numpy.load"):
             print("%s: accelkit reaches %.1f%% of cat, %.1f%% of a memory copy" % (

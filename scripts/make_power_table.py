@@ -16,36 +16,26 @@ K_MIN, K_MAX = -324, 292
 Q_MIN, Q_MAX = -1074, 971
 
 
-def floor_log10_pow2(q):
-    """The largest k with 10^k <= 2^q, exactly."""
-    value = Fraction(2) ** q
+def floor_log(base, value):
+    """The largest k with base^k <= value (a Fraction), exactly."""
     k = 0
-    while Fraction(10) ** k > value:
+    while Fraction(base) ** k > value:
         k -= 1
-    while Fraction(10) ** (k + 1) <= value:
+    while Fraction(base) ** (k + 1) <= value:
         k += 1
     return k
+
+
+def floor_log10_pow2(q):
+    return floor_log(10, Fraction(2) ** q)
 
 
 def floor_log2_pow10(e):
-    """The largest r with 2^r <= 10^e, exactly."""
-    value = Fraction(10) ** e
-    r = 0
-    while Fraction(2) ** r > value:
-        r -= 1
-    while Fraction(2) ** (r + 1) <= value:
-        r += 1
-    return r
+    return floor_log(2, Fraction(10) ** e)
 
 
 def floor_log10_three_quarters_pow2(q):
-    value = Fraction(3, 4) * Fraction(2) ** q
-    k = 0
-    while Fraction(10) ** k > value:
-        k -= 1
-    while Fraction(10) ** (k + 1) <= value:
-        k += 1
-    return k
+    return floor_log(10, Fraction(3, 4) * Fraction(2) ** q)
 
 
 # The writer's shift-and-multiply forms, checked against the exact values.

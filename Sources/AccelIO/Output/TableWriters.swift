@@ -55,7 +55,7 @@ public enum TableFormat: Sendable {
     case .csv(let delimiter):
       return try CSVTableWriter(
         output: output, names: names, delimiter: delimiter, precision: precision,
-        significantDigits: significantDigits)
+        significantDigits: significantDigits, pipelined: true)
     case .npy: return try NPYTableWriter(output: output, names: names, precision: precision)
     case .raw: return RawTableWriter(output: output, precision: precision)
     }
@@ -84,40 +84,75 @@ public struct CategoricalColumn {
 /// bytes are the same as formatting on one core.
 public final class CSVTableWriter: TableSink {
   private let output: OutputFile
-  private let format: RowFormat
+  private let formatter: BlockFormatter
   private let columnCount: Int
-  private let jobs: Int
-  private var buffers: [UnsafeMutablePointer<UInt8>] = []
-  private var bufferCapacity = 0
-  /// Below this many rows a block is formatted on one core (the hand-over costs more).
-  static let parallelRows = 2048
+  private var stage: BackgroundStage<([[Double]], CategoricalColumn?)>?
 
   /// `jobs`: the cores used to format (1: this thread only). `exact`: the columns that
-  /// `significantDigits` leaves alone (times, counts).
+  /// `significantDigits` leaves alone (times, counts). `pipelined`: blocks are formatted and
+  /// written on a background thread while the caller computes the next (the caller must not
+  /// write to `output` itself until `finish`; a failure is thrown by a later `write` or `finish`).
   public init(
     output: OutputFile, names: [String], delimiter: UInt8 = UInt8(ascii: ","),
     precision: SamplePrecision = .float64, significantDigits: Int? = nil, exact: Set<String> = ["t", "time"],
-    jobs: Int = 2
+    jobs: Int = 2, pipelined: Bool = false
   ) throws {
     self.output = output
-    format = RowFormat(
+    let format = RowFormat(
       delimiter: delimiter, single: precision == .float32, significantDigits: significantDigits,
       rounds: names.map { !exact.contains($0) })
+    formatter = BlockFormatter(output: output, format: format, jobs: max(1, min(jobs, 2)))
     columnCount = names.count
-    self.jobs = max(1, min(jobs, 2))
     try output.write(names.joined(separator: String(UnicodeScalar(delimiter))) + "\n")
+    if pipelined {
+      let formatter = formatter
+      stage = BackgroundStage(depth: 2) { (block: ([[Double]], CategoricalColumn?)) in
+        try formatter.write(columns: block.0, labels: block.1)
+      }
+    }
   }
 
-  deinit { for buffer in buffers { buffer.deallocate() } }
+  /// Waits for blocks still being written, so that an output given up (an error) is removed
+  /// before the process ends.
+  deinit { try? stage?.finish() }
 
   public func write(columns: [[Double]]) throws { try write(columns: columns, labels: nil) }
 
   /// Writes one block: `columns` of numbers and, when given, `labels` as the last column.
   public func write(columns: [[Double]], labels: CategoricalColumn?) throws {
     precondition(columns.count + (labels == nil ? 0 : 1) == columnCount)
+    if let stage { return try stage.submit((columns, labels)) }
+    try formatter.write(columns: columns, labels: labels)
+  }
+
+  public func finish() throws {
+    try stage?.finish()
+    try output.commit()
+  }
+}
+
+/// Formats blocks of rows into an output, in halves on two cores when a block is large.
+private final class BlockFormatter: @unchecked Sendable {
+  private let output: OutputFile
+  private let format: RowFormat
+  private let jobs: Int
+  private var buffers: [UnsafeMutablePointer<UInt8>] = []
+  private var bufferCapacity = 0
+  /// Below this many rows a block is formatted on one core (the hand-over costs more).
+  static let parallelRows = 2048
+
+  init(output: OutputFile, format: RowFormat, jobs: Int) {
+    self.output = output
+    self.format = format
+    self.jobs = jobs
+  }
+
+  deinit { for buffer in buffers { buffer.deallocate() } }
+
+  func write(columns: [[Double]], labels: CategoricalColumn?) throws {
     let rows = columns.first?.count ?? labels?.codes.count ?? 0
     let rowBytes = columns.count * 26 + 1 + (labels.map { $0.names.map(\.count).max() ?? 0 } ?? 0) + 1
-    try withExtendedLifetime(columns) {
+    try withExtendedLifetime((columns, labels)) {
       // Base addresses, valid while `columns` is alive and unchanged (it is not changed here).
       let bases = columns.map { $0.withUnsafeBufferPointer { $0.baseAddress! } }
       let labelBases = labels.map { $0.codes.withUnsafeBufferPointer { $0.baseAddress! } }
@@ -136,7 +171,7 @@ public final class CSVTableWriter: TableSink {
       }
       // Halves of at most `chunk` rows each, formatted in parallel, written in order.
       let chunk = max(Self.parallelRows / 2, min((rows + 1) / 2, (1 << 20) / rowBytes))
-      try ensureBuffers(bytes: chunk * rowBytes)
+      ensureBuffers(bytes: chunk * rowBytes)
       var start = 0
       while start < rows {
         let middle = min(rows, start + chunk)
@@ -156,14 +191,12 @@ public final class CSVTableWriter: TableSink {
     }
   }
 
-  private func ensureBuffers(bytes: Int) throws {
+  private func ensureBuffers(bytes: Int) {
     guard bytes > bufferCapacity else { return }
     for buffer in buffers { buffer.deallocate() }
     buffers = [.allocate(capacity: bytes), .allocate(capacity: bytes)]
     bufferCapacity = bytes
   }
-
-  public func finish() throws { try output.commit() }
 }
 
 /// The two halves' byte counts, each set by its own thread.

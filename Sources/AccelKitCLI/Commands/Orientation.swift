@@ -136,7 +136,7 @@ struct Orientation: ParsableCommand {
         }
       }
     } else {
-      let table = try CSVTableWriter(output: file, names: stage.settings.header)
+      let table = try CSVTableWriter(output: file, names: stage.settings.header, pipelined: true)
       let names = DeviceOrientation.allCases.map(\.rawValue)
       while let block = try stream.next() {
         let rows = stage.rows(block)
