@@ -1,9 +1,11 @@
+import AccelCore
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import AccelCore
 
 /// Reads CSV/TSV traces in fixed-size blocks, straight from bytes.
 ///
@@ -50,7 +52,15 @@ public final class CSVTraceReader: TraceSource {
   /// 10^0 ... 10^22, for the fast path (a table load rather than a jump).
   private let powersOfTen: UnsafeMutablePointer<Double>
   private var plainRows = 0
+  private var plainBytes = 0
+  /// Calls of the fast path to let pass before two threads are tried again, and the current wait.
+  private var parallelCooldown = 0
+  private var parallelBackoff = 0
+  /// Rows the second thread parsed (for tests).
+  private(set) var helperRows = 0
   private var plainMisses = 0
+  /// The second thread of the plain-row fast path (nil: one thread).
+  private let parallelHelper: PlainRowHelper?
   /// The error of the row being parsed, set by the slow paths.
   private var pendingError: AccelError?
   /// Whether the time column held an ISO 8601 date-time.
@@ -160,7 +170,8 @@ public final class CSVTraceReader: TraceSource {
     // Everything that can throw comes before the allocations below (a throwing initialiser does
     // not run deinit, so they would leak).
     let units = try ResolvedUnits(
-      settings: settings, layout: columns.layout, names: header == nil ? [:] : columns.groupNames, file: input.name)
+      settings: settings, layout: columns.layout, names: header == nil ? [:] : columns.groupNames,
+      file: input.name)
     if !columns.hasTime && settings.rate == nil {
       throw AccelError.usage(
         "\(input.name) has no time column; give the sample rate with --rate HZ",
@@ -184,6 +195,9 @@ public final class CSVTraceReader: TraceSource {
       plainOffsets = offsets
       plainEnabled = true
     }
+    parallelHelper =
+      plainOffsets != nil && settings.parseThreads > 1 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+      ? PlainRowHelper(doubles: columns.layout.columnCount * blockSize, rows: blockSize) : nil
 
     self.input = input
     self.settings = settings
@@ -291,7 +305,9 @@ public final class CSVTraceReader: TraceSource {
     var rest = bytes[(comma + 1)...]
     if let e = rest.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
       var exponent = rest[(e + 1)...]
-      if exponent.first == UInt8(ascii: "-") || exponent.first == UInt8(ascii: "+") { exponent = exponent.dropFirst() }
+      if exponent.first == UInt8(ascii: "-") || exponent.first == UInt8(ascii: "+") {
+        exponent = exponent.dropFirst()
+      }
       guard !exponent.isEmpty, exponent.allSatisfy(Self.isDigit) else { return false }
       rest = rest[..<e]
     }
@@ -597,23 +613,95 @@ public final class CSVTraceReader: TraceSource {
   /// is not of that shape (left for the general parser, which also reports errors), the block is
   /// full or `limit` is reached.
   ///
-  /// With at most 15 digits the mantissa is below 2^53 and the fraction at most 10^15, so
-  /// `Double(m) / 10^k` is one correctly rounded operation on exact operands (Clinger's fast
-  /// path): the same value the general parser and `strtod` give.
+  /// The plain-row fast path from `p` (see `plainRows`), on two threads when a large stretch of
+  /// plain rows is waiting.
   @inline(__always)
   private func parsePlainRows(from p: inout Int, count n: inout Int, line: inout Int) {
     guard let offsets = plainOffsets else { return }
-    let base = UnsafePointer(buffer)
+    let first = n
+    if parallelCooldown > 0 { parallelCooldown -= 1 }
+    if let helper = parallelHelper, parallelCooldown == 0, plainRows >= 1_000, blockSize - n >= 2_048,
+      limit - p >= 65_536
+    {
+      parallelPlainRows(from: &p, count: &n, offsets: offsets, helper: helper)
+    } else {
+      let before = p
+      (p, n) = Self.plainRows(
+        base: buffer, from: p, limit: limit, offsets: offsets, fields: codeCount, columns: columnBuffers,
+        first: n,
+        cap: blockSize, delimiter: delimiter, powers: powersOfTen, rowEnds: nil)
+      plainBytes += p - before
+    }
+    line += n - first
+    plainRows += n - first
+  }
+
+  /// The plain rows of one call split between this thread and a helper: this thread parses up to
+  /// a line break near the middle of the rows still wanted, the helper (into buffers of its own)
+  /// from there. When this thread's part ended exactly at the line break, all its rows were plain
+  /// (no quote, so the break ends a row) and the helper's rows follow; otherwise the helper's work
+  /// is dropped and the general parser goes on from where this thread stopped. Either way the
+  /// values are those one thread finds.
+  private func parallelPlainRows(
+    from p: inout Int, count n: inout Int, offsets: UnsafeMutablePointer<Int>, helper: PlainRowHelper
+  ) {
+    let wanted = blockSize - n
+    let bytesPerRow = max(1, plainBytes / max(1, plainRows))
+    var split = min(limit - 1, p + bytesPerRow * (wanted * 9 / 16))
+    guard let newline = Self.firstNewline(buffer, from: split, to: limit - 1) else {
+      (p, n) = Self.plainRows(
+        base: buffer, from: p, limit: limit, offsets: offsets, fields: codeCount, columns: columnBuffers,
+        first: n,
+        cap: blockSize, delimiter: delimiter, powers: powersOfTen, rowEnds: nil)
+      return
+    }
+    split = newline + 1
+    let helperCap = min(blockSize, wanted - wanted * 9 / 16 + wanted / 8)
+    helper.start(
+      PlainRowHelper.Job(
+        base: buffer, from: split, limit: limit, offsets: offsets, fields: codeCount, cap: helperCap,
+        delimiter: delimiter, powers: powersOfTen))
+    let startedAt = p
+    (p, n) = Self.plainRows(
+      base: buffer, from: p, limit: split, offsets: offsets, fields: codeCount, columns: columnBuffers,
+      first: n,
+      cap: blockSize, delimiter: delimiter, powers: powersOfTen, rowEnds: nil)
+    helper.wait()
+    plainBytes += p - startedAt
+    guard p == split && n < blockSize && helper.count > 0 else {
+      // Rows other than plain ones are about: try two threads again after a while (waiting
+      // longer each time), so that a file with a few quoted rows does not pay for the helper.
+      parallelBackoff = min(4_096, max(8, parallelBackoff * 2))
+      parallelCooldown = parallelBackoff
+      return
+    }
+    parallelBackoff = 0
+    let accepted = min(helper.count, blockSize - n)
+    for f in 0..<codeCount where offsets[f] >= 0 {
+      (columnBuffers + offsets[f] + n).update(from: helper.columns + offsets[f], count: accepted)
+    }
+    n += accepted
+    helperRows += accepted
+    p = helper.rowEnds[accepted - 1]
+    plainBytes += p - split
+  }
+
+  /// With at most 15 digits the mantissa is below 2^53 and the fraction at most 10^15, so
+  /// `Double(m) / 10^k` is one correctly rounded operation on exact operands (Clinger's fast
+  /// path): the same value the general parser and `strtod` give. Parses plain rows from `from`
+  /// while they start before `limit`, into `columns` (slot offsets `offsets`) from row `first`
+  /// up to `cap` rows; records where each row ends when `rowEnds` is given. Returns where it
+  /// stopped and the row count.
+  @inline(__always)
+  static func plainRows(
+    base: UnsafePointer<UInt8>, from: Int, limit: Int, offsets: UnsafePointer<Int>, fields: Int,
+    columns: UnsafeMutablePointer<Double>, first: Int, cap: Int, delimiter delim: UInt8,
+    powers: UnsafePointer<Double>, rowEnds: UnsafeMutablePointer<Int>?
+  ) -> (position: Int, count: Int) {
     let end = base + limit
-    let fields = codeCount
-    let columns = columnBuffers
-    let delim = delimiter
-    let cap = blockSize
     let newline = UInt8(ascii: "\n")
-    let powers = UnsafePointer(powersOfTen)
-    var row = base + p
-    var count = n
-    let first = count
+    var row = base + from
+    var count = first
     rows: while count < cap && row < end {
       var q = row
       var f = 0
@@ -661,12 +749,10 @@ public final class CSVTraceReader: TraceSource {
         }
       }
       row = q
+      if let rowEnds { rowEnds[count - first] = base.distance(to: row) }
       count += 1
     }
-    p = base.distance(to: row)
-    line += count - first
-    plainRows += count - first
-    n = count
+    return (base.distance(to: row), count)
   }
 
   /// Whether the row starting at `rowStart` (quotes respected) ends before `limit`.
@@ -711,7 +797,9 @@ public final class CSVTraceReader: TraceSource {
   @inline(never)
   private func parseSlow(_ bytes: UnsafeBufferPointer<UInt8>, field f: Int) -> Double? {
     if let v = _FloatParser.slowParse(bytes) { return v }
-    guard columns.hasTime, f < codeCount, codePointer[f] == 0, let t = Timestamp.parse(bytes) else { return nil }
+    guard columns.hasTime, f < codeCount, codePointer[f] == 0, let t = Timestamp.parse(bytes) else {
+      return nil
+    }
     if !readsDateTimes {
       readsDateTimes = true
       metadata.notes.append(
@@ -745,7 +833,8 @@ public final class CSVTraceReader: TraceSource {
     }
     if !value.isFinite && !lenient {
       pendingError = dataError(
-        line: line, field: f, "column \(columnName(f)) holds \(quotedField(String(decoding: text.prefix(256), as: UTF8.self))), which is not a finite number",
+        line: line, field: f,
+        "column \(columnName(f)) holds \(quotedField(String(decoding: text.prefix(256), as: UTF8.self))), which is not a finite number",
         hint: "pass --allow-nonfinite to keep NaN and infinite values, or --skip-bad-rows to drop the row")
       return nil
     }
@@ -768,4 +857,52 @@ public final class CSVTraceReader: TraceSource {
   private func dataError(line: Int, field: Int, _ text: String, hint: String? = nil) -> AccelError {
     .data(DataLocation(file: input.name, line: line, column: field + 1), text, hint: hint)
   }
+}
+
+/// The second thread of the plain-row fast path: a column buffer and row ends of its own, and
+/// one job at a time.
+final class PlainRowHelper: @unchecked Sendable {
+  let columns: UnsafeMutablePointer<Double>
+  let rowEnds: UnsafeMutablePointer<Int>
+  var count = 0
+  private let done = DispatchSemaphore(value: 0)
+  private let queue = DispatchQueue(label: "accelkit.csv-plain-rows")
+
+  init(doubles: Int, rows: Int) {
+    columns = .allocate(capacity: max(1, doubles))
+    rowEnds = .allocate(capacity: max(1, rows))
+  }
+
+  deinit {
+    columns.deallocate()
+    rowEnds.deallocate()
+  }
+
+  /// What to parse: `CSVTraceReader.plainRows`' arguments other than the helper's own buffers.
+  struct Job: @unchecked Sendable {
+    var base: UnsafePointer<UInt8>
+    var from: Int
+    var limit: Int
+    var offsets: UnsafePointer<Int>
+    var fields: Int
+    var cap: Int
+    var delimiter: UInt8
+    var powers: UnsafePointer<Double>
+  }
+
+  /// Starts `job` on the helper's thread; `wait` returns once it has finished (`count` rows).
+  func start(_ job: Job) {
+    count = 0
+    queue.async {
+      self.count =
+        CSVTraceReader.plainRows(
+          base: job.base, from: job.from, limit: job.limit, offsets: job.offsets, fields: job.fields,
+          columns: self.columns, first: 0, cap: job.cap, delimiter: job.delimiter, powers: job.powers,
+          rowEnds: self.rowEnds
+        ).count
+      self.done.signal()
+    }
+  }
+
+  func wait() { done.wait() }
 }

@@ -184,6 +184,8 @@ public struct TraceReadSettings: Sendable {
   /// The initial size of the CSV read buffer in bytes (it grows for longer rows). Tests make it
   /// tiny to exercise rows that straddle reads.
   public var readBufferSize = 1 << 20
+  /// Threads that parse plain CSV rows (1 or 2; 2 is used only on a machine with two cores).
+  public var parseThreads = 2
 
   public init() {}
 }
@@ -285,11 +287,15 @@ struct ResolvedUnits {
 
   /// The units of `layout`'s groups: as set, or read from the header names of each group's
   /// columns (`names`; empty without a header).
-  init(settings: TraceReadSettings, layout: TraceLayout, names: [SensorGroup: [String]], file: String) throws {
+  init(settings: TraceReadSettings, layout: TraceLayout, names: [SensorGroup: [String]], file: String) throws
+  {
     acceleration = try settings.units.resolve(names: names[.accelerometer] ?? [], file: file)
-    gyroscope = layout.hasGyroscope ? try settings.gyroscopeUnits.resolve(names: names[.gyroscope] ?? [], file: file) : nil
+    gyroscope =
+      layout.hasGyroscope
+      ? try settings.gyroscopeUnits.resolve(names: names[.gyroscope] ?? [], file: file) : nil
     magnetometer =
-      layout.hasMagnetometer ? try settings.magnetometerUnits.resolve(names: names[.magnetometer] ?? [], file: file) : nil
+      layout.hasMagnetometer
+      ? try settings.magnetometerUnits.resolve(names: names[.magnetometer] ?? [], file: file) : nil
   }
 
   /// The metadata of a trace read with these units.
