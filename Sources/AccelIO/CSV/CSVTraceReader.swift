@@ -669,10 +669,13 @@ public final class CSVTraceReader: TraceSource {
     helper.wait()
     plainBytes += p - startedAt
     guard p == split && n < blockSize && helper.count > 0 else {
-      // Rows other than plain ones are about: try two threads again after a while (waiting
-      // longer each time), so that a file with a few quoted rows does not pay for the helper.
-      parallelBackoff = min(4_096, max(8, parallelBackoff * 2))
-      parallelCooldown = parallelBackoff
+      // A row other than a plain one stopped this thread: try two threads again after a while
+      // (waiting longer each time), so that a file with a few quoted rows does not pay for the
+      // helper. (A block filled before the line break is no reason to wait.)
+      if p < split && n < blockSize {
+        parallelBackoff = min(4_096, max(8, parallelBackoff * 2))
+        parallelCooldown = parallelBackoff
+      }
       return
     }
     parallelBackoff = 0

@@ -135,6 +135,7 @@ struct Orientation: ParsableCommand {
           try file.write("\(formatNumber(e.t)),\(e.from.rawValue),\(e.to.rawValue)\n")
         }
       }
+      try file.commit()
     } else {
       let table = try CSVTableWriter(output: file, names: stage.settings.header, pipelined: true)
       let names = DeviceOrientation.allCases.map(\.rawValue)
@@ -143,8 +144,8 @@ struct Orientation: ParsableCommand {
         let labels = CategoricalColumn(names: names, codes: rows.orientation.map(\.index))
         try table.write(columns: [rows.t, rows.first, rows.second, rows.tilt, rows.upAngle], labels: labels)
       }
+      try table.finish()  // waits for the rows still being written, then commits
     }
-    try file.commit()
     Diagnostics.reportSkips(stream.source)
   }
 }
