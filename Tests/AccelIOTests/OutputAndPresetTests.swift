@@ -40,6 +40,31 @@ import Testing
     #expect(accelError { _ = try OutputFile(path: link, inputs: [input]) }?.exitCode == 64)
   }
 
+  /// A format that seeks back (NPY) written to a pipe or a device: the bytes reach it whole, and the
+  /// path stays what it was (it was once a regular file renamed over /dev/null).
+  @Test func aSeekingOutputIntoAPipeIsCopiedNotRenamedOverIt() throws {
+    let directory = Paths.temporaryDirectory()
+    let path = directory + "/pipe"
+    #expect(mkfifo(path, 0o600) == 0)
+    final class Received: @unchecked Sendable { var bytes: [UInt8] = [] }
+    let received = Received()
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      // Blocks until the output opens the pipe for writing, then reads to its end.
+      if let handle = FileHandle(forReadingAtPath: path) { received.bytes = Array(handle.readDataToEndOfFile()) }
+      finished.signal()
+    }
+    let output = try OutputFile(path: path, needsSeek: true)
+    try output.write("count=?;rows")
+    try output.overwrite(at: 6, with: Array("2".utf8))
+    try output.commit()
+    #expect(finished.wait(timeout: .now() + 10) == .success)
+    #expect(received.bytes == Array("count=2;rows".utf8))
+    var st = stat()
+    #expect(stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["pipe"])
+  }
+
   @Test func anOutputInAMissingFolderCannotBeCreated() {
     let error = accelError { _ = try OutputFile(path: "/nonexistent-dir/out.csv") }
     #expect(error?.exitCode == 73)

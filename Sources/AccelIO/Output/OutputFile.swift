@@ -13,8 +13,10 @@ public struct BrokenPipe: Error {
 /// An output file written atomically: bytes go to a temporary file beside the target, which is
 /// renamed over the target only by `commit()`. Until then an existing file at the path is left
 /// untouched, and if the output is abandoned (an error, a crash of the command) the temporary file
-/// is removed. `-` writes to standard output (through a temporary file when the format needs to
-/// seek back, as NPY does for its row count).
+/// is removed. `-` writes to standard output, and a path that is not a regular file (/dev/null, a
+/// FIFO, a terminal) is written straight in; when the format needs to seek back (NPY, for its row
+/// count) such an output goes through a temporary file in TMPDIR that `commit()` copies into it.
+/// Nothing is ever renamed over a path that is not a regular file.
 public final class OutputFile {
   public let path: String
   /// The name for messages.
@@ -24,6 +26,9 @@ public final class OutputFile {
   /// The temporary file's slot among those removed on SIGINT/SIGTERM.
   private var temporarySlot: Int?
   private let toStdout: Bool
+  /// The bytes go to a temporary file that `commit()` copies to stdout or into the device or pipe
+  /// at `path` (a format that seeks, written to something that cannot).
+  private let relayed: Bool
   private var buffer: UnsafeMutablePointer<UInt8>
   private let capacity = 1 << 20
   private var used = 0
@@ -55,6 +60,7 @@ public final class OutputFile {
     if isSpecial && (st.st_mode & S_IFMT) == S_IFDIR {
       throw AccelError.cannotCreate(path: path, reason: "it is a directory")
     }
+    relayed = needsSeek && (toStdout || isSpecial)
     if isSpecial && !needsSeek {
       // A device or a pipe (/dev/null, a FIFO): nothing to replace atomically, write straight in.
       let opened = open(path, O_WRONLY | O_CLOEXEC)
@@ -68,11 +74,11 @@ public final class OutputFile {
     } else {
       let directory: String
       let base: String
-      if toStdout {
+      if relayed {
         var tmp = "/tmp"
         if let t = getenv("TMPDIR") { tmp = String(cString: t) }
         directory = tmp
-        base = "stdout"
+        base = toStdout ? "stdout" : String(path.split(separator: "/").last ?? "output")
       } else if let slash = path.lastIndex(of: "/") {
         directory = slash == path.startIndex ? "/" : String(path[..<slash])
         base = String(path[path.index(after: slash)...])
@@ -84,7 +90,7 @@ public final class OutputFile {
       var template = Array(TemporaryFiles.template(directory: directory, base: base).utf8CString)
       let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       guard made >= 0 else {
-        throw creationError(path: toStdout ? "<stdout>" : path, errno: errno)
+        throw creationError(path: name, errno: errno)
       }
       let mask = umask(0)
       umask(mask)
@@ -182,7 +188,13 @@ public final class OutputFile {
       committed = true
       return
     }
-    if toStdout {
+    if relayed {
+      var target: Int32 = 1
+      if !toStdout {
+        target = open(path, O_WRONLY | O_CLOEXEC)
+        guard target >= 0 else { throw AccelError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+      }
+      defer { if !toStdout { close(target) } }
       lseek(fd, 0, SEEK_SET)
       let chunk = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 8)
       defer { chunk.deallocate() }
@@ -197,13 +209,13 @@ public final class OutputFile {
         var done = 0
         while done < n {
           #if canImport(Glibc)
-            let w = Glibc.write(1, chunk + done, n - done)
+            let w = Glibc.write(target, chunk + done, n - done)
           #else
-            let w = Darwin.write(1, chunk + done, n - done)
+            let w = Darwin.write(target, chunk + done, n - done)
           #endif
           if w < 0 {
             if errno == EINTR { continue }
-            if errno == EPIPE { throw BrokenPipe() }
+            if errno == EPIPE && toStdout { throw BrokenPipe() }
             throw AccelError.io(path: name, reason: String(cString: strerror(errno)))
           }
           done += w
@@ -245,7 +257,7 @@ extension OutputFile {
   /// `StagedOutput` does that, or removes the temporary file if it is dropped. Outputs that are
   /// written directly (stdout, a device) are complete already and their stage commits nothing.
   public func stage() throws -> StagedOutput {
-    guard let tempPath, !toStdout else {
+    guard let tempPath, !relayed else {
       try commit()
       return StagedOutput(path: path, temporary: nil, slot: nil)
     }
