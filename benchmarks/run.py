@@ -393,9 +393,11 @@ def main():
 
     ensure_python_peers()
     if not args.no_build:
-        subprocess.check_call(["swift", "build", "-c", "release", "--product", "accelkit"], cwd=ROOT,
+        # As scripts/install builds it: the Swift runtime linked in (1.4 ms less start-up a process).
+        subprocess.check_call(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path",
+                               os.path.join(ROOT, ".build-static"), "--product", "accelkit"], cwd=ROOT,
                               stdout=subprocess.DEVNULL)
-    accelkit = os.path.join(ROOT, ".build", "release", "accelkit")
+    accelkit = os.path.join(ROOT, ".build-static", "release", "accelkit")
     words = [w for w in args.tasks.split(",") if w]
     chosen = [t for t in tasks(accelkit, "CSV", "NPY") if not words or any(w in t[0] for w in words)]
     csv_path, npy_path = generate(args.rows, need_csv=any(t[3] == "CSV" for t in chosen))
