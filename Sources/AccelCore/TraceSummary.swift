@@ -16,12 +16,21 @@ public struct TraceSummary: Sendable {
 
     mutating func add(_ values: [Double]) {
       guard !values.isEmpty else { return }
+      // Extremes, how often each occurs, and the sum in one pass (the values are finite).
       var bMin = Double.infinity
       var bMax = -Double.infinity
+      var atMin = 0
+      var atMax = 0
       var sum = 0.0
       for v in values {
-        bMin = Swift.min(bMin, v)
-        bMax = Swift.max(bMax, v)
+        if v <= bMin {
+          atMin = v < bMin ? 1 : atMin + 1
+          bMin = v
+        }
+        if v >= bMax {
+          atMax = v > bMax ? 1 : atMax + 1
+          bMax = v
+        }
         sum += v
       }
       let n = Double(values.count)
@@ -30,12 +39,6 @@ public struct TraceSummary: Sendable {
       for v in values {
         let d = v - bMean
         bM2 += d * d
-      }
-      var atMin = 0
-      var atMax = 0
-      for v in values {
-        if v == bMin { atMin += 1 }
-        if v == bMax { atMax += 1 }
       }
       if bMin < min {
         min = bMin
@@ -134,6 +137,9 @@ public struct TraceSummary: Sendable {
   /// The longest intervals seen, longest first (at most `gapListLength`).
   public private(set) var longestIntervals: [Gap] = []
   private static let gapListLength = 5
+  /// Once the list is full, its shortest interval (an interval no longer is not kept); until then
+  /// -infinity.
+  private var shortestKeptInterval = -Double.infinity
 
   public init() {}
 
@@ -173,16 +179,18 @@ public struct TraceSummary: Sendable {
     }
   }
 
+  @inline(__always)
   private mutating func noteInterval(start: Double, interval: Double) {
-    if longestIntervals.count == Self.gapListLength,
-      let last = longestIntervals.last, interval <= last.interval
-    {
-      return
-    }
+    if interval <= shortestKeptInterval { return }
+    keepInterval(start: start, interval: interval)
+  }
+
+  private mutating func keepInterval(start: Double, interval: Double) {
     let gap = Gap(start: start, interval: interval)
     let index = longestIntervals.firstIndex { $0.interval < interval } ?? longestIntervals.endIndex
     longestIntervals.insert(gap, at: index)
     if longestIntervals.count > Self.gapListLength { longestIntervals.removeLast() }
+    if longestIntervals.count == Self.gapListLength { shortestKeptInterval = longestIntervals.last!.interval }
   }
 
   /// last - first timestamp, in seconds.
@@ -223,36 +231,31 @@ public struct TraceSummary: Sendable {
 /// Counts of positive intervals in bins of relative width ~2^-32 (coarsened if there are very many
 /// distinct values), with the sum of the values per bin so the median is a true interval value.
 struct IntervalHistogram: Sendable {
-  private var bins: [UInt64: (count: Int, sum: Double)] = [:]
+  private var bins = _BinTable()
   private var droppedBits: UInt64 = 20
   private static let maxBins = 100_000
 
   mutating func add(_ value: Double) {
-    let key = value.bitPattern >> droppedBits
-    bins[key, default: (0, 0)].count += 1
-    bins[key]!.sum += value
+    bins.add(value.bitPattern >> droppedBits, value)
     if bins.count > Self.maxBins { coarsen() }
   }
 
   private mutating func coarsen() {
     droppedBits += 4
-    var merged: [UInt64: (count: Int, sum: Double)] = [:]
-    for key in bins.keys.sorted() {  // sorted: the float sums must not depend on hash order
-      let bin = bins[key]!
-      let k = key >> 4
-      let old = merged[k, default: (0, 0)]
-      merged[k] = (old.count + bin.count, old.sum + bin.sum)
+    var merged = _BinTable()
+    for bin in bins.sortedByKey() {  // sorted: the float sums must not depend on the table's order
+      merged.add(bin.key >> 4, count: bin.count, sum: bin.sum)
     }
     bins = merged
   }
 
   var median: Double? {
-    let total = bins.values.reduce(0) { $0 + $1.count }
+    let sorted = bins.sortedByKey()
+    let total = sorted.reduce(0) { $0 + $1.count }
     guard total > 0 else { return nil }
     let half = (total + 1) / 2
     var seen = 0
-    for key in bins.keys.sorted() {
-      let bin = bins[key]!
+    for bin in sorted {
       seen += bin.count
       if seen >= half { return bin.sum / Double(bin.count) }
     }
@@ -261,8 +264,70 @@ struct IntervalHistogram: Sendable {
 
   func count(above threshold: Double) -> Int {
     var n = 0
-    for bin in bins.values where bin.sum / Double(bin.count) > threshold { n += bin.count }
+    for bin in bins.sortedByKey() where bin.sum / Double(bin.count) > threshold { n += bin.count }
     return n
+  }
+}
+
+/// The histogram's bins: counts and sums by key, in an open-addressing table (linear probing, a
+/// multiplicative hash). The keys are the top bits of intervals, not chosen by anyone, so the
+/// standard dictionary's keyed hashing (a quarter of `accelkit info`'s time) buys nothing here.
+struct _BinTable: Sendable {
+  /// key + 1 in each used slot (keys are below 2^63: positive doubles' bits), 0 in free ones.
+  private var slots = [UInt64](repeating: 0, count: 1024)
+  private var counts = [Int](repeating: 0, count: 1024)
+  private var sums = [Double](repeating: 0, count: 1024)
+  private var shift: UInt64 = 54  // 64 - log2(capacity)
+  private(set) var count = 0
+
+  /// Adds `count` values summing to `sum` to the bin `key` (one value by default).
+  mutating func add(_ key: UInt64, _ value: Double) { add(key, count: 1, sum: value) }
+
+  mutating func add(_ key: UInt64, count n: Int, sum: Double) {
+    let tag = key &+ 1
+    let mask = slots.count - 1
+    var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    while true {
+      let slot = slots[i]
+      if slot == tag {
+        counts[i] += n
+        sums[i] += sum
+        return
+      }
+      if slot == 0 { break }
+      i = (i + 1) & mask
+    }
+    slots[i] = tag
+    counts[i] = n
+    sums[i] = 0 + sum  // as a new dictionary entry (0, 0) then += sum
+    count += 1
+    if count * 2 > slots.count { grow() }
+  }
+
+  private mutating func grow() {
+    let old = (slots, counts, sums)
+    let capacity = slots.count * 2
+    slots = [UInt64](repeating: 0, count: capacity)
+    counts = [Int](repeating: 0, count: capacity)
+    sums = [Double](repeating: 0, count: capacity)
+    shift -= 1
+    let mask = capacity - 1
+    for j in old.0.indices where old.0[j] != 0 {
+      var i = Int(truncatingIfNeeded: ((old.0[j] &- 1) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+      while slots[i] != 0 { i = (i + 1) & mask }
+      slots[i] = old.0[j]
+      counts[i] = old.1[j]
+      sums[i] = old.2[j]
+    }
+  }
+
+  /// Every bin, by increasing key.
+  func sortedByKey() -> [(key: UInt64, count: Int, sum: Double)] {
+    var out: [(key: UInt64, count: Int, sum: Double)] = []
+    out.reserveCapacity(count)
+    for i in slots.indices where slots[i] != 0 { out.append((slots[i] &- 1, counts[i], sums[i])) }
+    out.sort { $0.key < $1.key }
+    return out
   }
 }
 

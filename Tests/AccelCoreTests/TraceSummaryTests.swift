@@ -1,4 +1,4 @@
-import AccelCore
+@testable import AccelCore
 import TestSupport
 import Testing
 import Foundation
@@ -43,6 +43,66 @@ import Foundation
       #expect(s.z.countAtMax == n && s.z.countAtMin == n)
       #expect(isClose(try #require(s.estimatedRate), 50, relative: 1e-9))
       #expect(s.gapCount == 0 && s.nonIncreasing == 0)
+    }
+  }
+
+  /// Rails repeated in one block and across blocks, a new extreme resetting its count.
+  @Test func countsAtTheExtremes() throws {
+    let x: [Double] = [1, 3, 3, -2, 0, 3, -2, -2, 5, -3, 5]
+    let n = x.count
+    let block = SampleBlock(t: (0..<n).map { Double($0) }, x: x, y: x, z: x)
+    for blockSize in [1, 4, n] {
+      let s = try summary(block, blockSize: blockSize)
+      #expect(s.x.min == -3 && s.x.countAtMin == 1)
+      #expect(s.x.max == 5 && s.x.countAtMax == 2)
+    }
+    let s = try summary(SampleBlock(t: [0, 1, 2, 3], x: [3, 3, -2, -2], y: [0, 0, 0, 0], z: [0, 0, 0, 0]))
+    #expect(s.x.countAtMin == 2 && s.x.countAtMax == 2 && s.y.countAtMin == 4)
+  }
+
+  /// More distinct intervals than the histogram keeps bins for (it coarsens): the median, the
+  /// gap count and the longest gaps against sorting every interval.
+  @Test func manyDistinctIntervalsAgainstBruteForce() throws {
+    var rng = SeededRandom(seed: 5)
+    var t: [Double] = [0]
+    for i in 1..<250_000 {
+      let gap = i % 997 == 0 ? Double.random(in: 0.05...2, using: &rng) : Double.random(in: 0.009...0.011, using: &rng)
+      t.append(t[i - 1] + gap)
+    }
+    let n = t.count
+    let s = try summary(SampleBlock(t: t, x: t, y: t, z: t), blockSize: 4096)
+    let intervals = (1..<n).map { t[$0] - t[$0 - 1] }
+    let sorted = intervals.sorted()
+    let median = sorted[(sorted.count + 1) / 2 - 1]
+    // Bins are ~2^-28 wide after coarsening once: the median is a bin's mean.
+    let estimated = try #require(s.medianInterval)
+    #expect(isClose(estimated, median, relative: 1e-7))
+    #expect(s.gapCount == intervals.filter { $0 > 1.5 * estimated }.count)
+    let longest = (1..<n).sorted { intervals[$0 - 1] > intervals[$1 - 1] }.prefix(5)
+    #expect(s.largestGaps.map(\.interval) == longest.map { intervals[$0 - 1] })
+    #expect(s.largestGaps.map(\.start) == longest.map { t[$0 - 1] })
+  }
+}
+
+@Suite struct BinTableTests {
+  /// The histogram's hash table against a dictionary: random keys (many colliding in their top
+  /// bits), counts and sums, through several growths.
+  @Test func agreesWithADictionary() {
+    var rng = SeededRandom(seed: 3)
+    var table = _BinTable()
+    var reference: [UInt64: (count: Int, sum: Double)] = [:]
+    for _ in 0..<200_000 {
+      let key = UInt64.random(in: 0..<5000, using: &rng) << UInt64.random(in: 0...50, using: &rng)
+      let value = Double.random(in: 0...1, using: &rng)
+      table.add(key, value)
+      reference[key, default: (0, 0)].count += 1
+      reference[key]!.sum += value
+    }
+    #expect(table.count == reference.count)
+    let bins = table.sortedByKey()
+    #expect(bins.map(\.key) == reference.keys.sorted())
+    for bin in bins {
+      #expect(bin.count == reference[bin.key]!.count && bin.sum == reference[bin.key]!.sum)
     }
   }
 }
