@@ -48,6 +48,14 @@ public struct OrientationSettings: Sendable, Equatable {
       ? ["t", "roll", "pitch", "tilt", "up_angle", "orientation"]
       : ["t", "roll_x", "pitch_y", "tilt", "up_angle", "orientation"]
   }
+
+  /// The columns of per-sample rows in binary formats (NPY, raw), where every field is a number:
+  /// the class is `orientation_code`, its `DeviceOrientation.index` (0 portrait,
+  /// 1 portrait-upside-down, 2 landscape-left, 3 landscape-right, 4 face-up, 5 face-down,
+  /// 6 unknown).
+  public var binaryHeader: [String] {
+    header.dropLast() + ["orientation_code"]
+  }
 }
 
 /// Whether gravity comes from fusing the gyroscope when the trace has one.
@@ -67,6 +75,9 @@ public struct OrientationRows: Sendable {
   public var orientation: [DeviceOrientation]
 
   public var count: Int { t.count }
+
+  /// The classes as numbers (`DeviceOrientation.index`), for binary tables.
+  public var orientationCodes: [Double] { orientation.map { Double($0.index) } }
 }
 
 /// Roll, pitch, tilt, up angle and device orientation of every sample, streaming: gravity is

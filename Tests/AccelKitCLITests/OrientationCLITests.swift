@@ -38,6 +38,37 @@ import Testing
     #expect(try accelkit(["orientation", "--flat-angle", "95", trace]).status == 64)
     #expect(try accelkit(["orientation", "--raw", "--cutoff", "2", trace]).status == 64)
     #expect(try accelkit(["orientation", "--cutoff", "30", trace]).status == 64)  // at Nyquist of 50 Hz
+    let events = try accelkit(["orientation", "--events", "--to", "npy", trace])
+    #expect(events.status == 64)
+    #expect(events.stderr.hasPrefix("Error: --events writes CSV (t,from,to), not npy"))
+    #expect(try accelkit(["orientation", "--events", "--precision", "3", trace]).status == 64)
+  }
+
+  /// NPY (from --to or the extension) and raw carry the CSV's rows exactly, the class as its code.
+  @Test func binaryRowsEqualTheCSV() throws {
+    let csv = try accelkit(["orientation", trace, "-o", "-"]).stdout.split(separator: "\n").dropFirst()
+    let names = ["portrait", "portrait-upside-down", "landscape-left", "landscape-right", "face-up", "face-down", "unknown"]
+    let expected = csv.map { line -> [Double] in
+      let fields = line.split(separator: ",")
+      return fields.dropLast().map { Double($0)! } + [Double(names.firstIndex(of: String(fields.last!))!)]
+    }
+    let npy = Paths.temporaryDirectory() + "/o.npy"
+    #expect(try accelkit(["orientation", trace, "-o", npy]).status == 0)
+    let bytes = readFile(npy)!
+    let headerEnd = 10 + Int(bytes[8]) + Int(bytes[9]) << 8
+    let header = String(decoding: bytes[10..<headerEnd], as: UTF8.self)
+    #expect(header.hasPrefix("{'descr': [('t', '<f8'), ('roll', '<f8'), ('pitch', '<f8'), ('tilt', '<f8'), ('up_angle', '<f8'), ('orientation_code', '<f8')], 'fortran_order': False, 'shape': (150,), }"))
+    let rawPath = Paths.temporaryDirectory() + "/o.bin"
+    #expect(try accelkit(["orientation", "--to", "raw", trace, "-o", rawPath]).status == 0)
+    let raw = readFile(rawPath)!
+    #expect(Array(bytes[headerEnd...]) == raw)
+    let values = raw.withUnsafeBytes { buffer in
+      (0..<raw.count / 8).map { Double(bitPattern: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self))) }
+    }
+    #expect(values == expected.flatMap { $0 })
+    // TSV with rounded numbers; the time column is never rounded.
+    let tsv = try accelkit(["orientation", "--raw", "--to", "tsv", "--precision", "3", trace, "-o", "-"]).stdout
+    #expect(tsv.split(separator: "\n")[61] == "1.2\t0\t90\t90\t-1.57\tportrait")
   }
 }
 
