@@ -56,8 +56,8 @@ public enum TableFormat: Sendable {
       return try CSVTableWriter(
         output: output, names: names, delimiter: delimiter, precision: precision,
         significantDigits: significantDigits, pipelined: true)
-    case .npy: return try NPYTableWriter(output: output, names: names, precision: precision)
-    case .raw: return RawTableWriter(output: output, precision: precision)
+    case .npy: return try NPYTableWriter(output: output, names: names, precision: precision, pipelined: true)
+    case .raw: return RawTableWriter(output: output, precision: precision, pipelined: true)
     }
   }
 }
@@ -261,14 +261,16 @@ private struct RowFormat: Sendable {
 
 /// A structured NPY array with one little-endian f8 (or f4) field per column.
 public final class NPYTableWriter: TableSink {
-  private let output: OutputFile
+  private let records: InterleavedRecords
   private let precision: SamplePrecision
   private let names: [String]
   private var rows = 0
   private let headerLength: Int
 
-  public init(output: OutputFile, names: [String], precision: SamplePrecision = .float64) throws {
-    self.output = output
+  /// `pipelined`: see `InterleavedRecords`.
+  public init(output: OutputFile, names: [String], precision: SamplePrecision = .float64, pipelined: Bool = false)
+    throws
+  {
     self.precision = precision
     self.names = names
     let code = precision == .float32 ? "<f4" : "<f8"
@@ -276,37 +278,72 @@ public final class NPYTableWriter: TableSink {
     headerLength = NPYHeader.render(fieldNames: names, typeCode: code, rows: Int.max).count - 10
     try output.write(
       NPYHeader.render(fieldNames: names, typeCode: code, rows: 0, minimumLength: headerLength))
+    records = InterleavedRecords(output: output, precision: precision, pipelined: pipelined)
   }
 
   public func write(columns: [[Double]]) throws {
-    try writeInterleaved(columns, precision: precision, to: output)
+    try records.write(columns)
     rows += columns.first?.count ?? 0
   }
 
   public func finish() throws {
+    try records.drain()
     let code = precision == .float32 ? "<f4" : "<f8"
-    try output.overwrite(
+    try records.output.overwrite(
       at: 0,
       with: NPYHeader.render(fieldNames: names, typeCode: code, rows: rows, minimumLength: headerLength))
-    try output.commit()
+    try records.output.commit()
   }
 }
 
 /// Raw interleaved little-endian f8 (or f4) records, the columns in order.
 public final class RawTableWriter: TableSink {
-  private let output: OutputFile
-  private let precision: SamplePrecision
+  private let records: InterleavedRecords
 
-  public init(output: OutputFile, precision: SamplePrecision) {
-    self.output = output
-    self.precision = precision
+  /// `pipelined`: see `InterleavedRecords`.
+  public init(output: OutputFile, precision: SamplePrecision, pipelined: Bool = false) {
+    records = InterleavedRecords(output: output, precision: precision, pipelined: pipelined)
   }
 
-  public func write(columns: [[Double]]) throws {
+  public func write(columns: [[Double]]) throws { try records.write(columns) }
+
+  public func finish() throws {
+    try records.drain()
+    try records.output.commit()
+  }
+}
+
+/// Columns written to `output` as interleaved records, on the caller's thread or, `pipelined`, on
+/// a background thread while the caller computes the next block (the caller must not write to
+/// `output` itself until `drain`; a failure is thrown by a later `write` or by `drain`). Copying
+/// hundreds of megabytes into the page cache costs as much as parsing them: on another core it
+/// overlaps.
+final class InterleavedRecords {
+  let output: OutputFile
+  private let precision: SamplePrecision
+  private var stage: BackgroundStage<[[Double]]>?
+
+  init(output: OutputFile, precision: SamplePrecision, pipelined: Bool) {
+    self.output = output
+    self.precision = precision
+    if pipelined {
+      stage = BackgroundStage(depth: 2) { columns in
+        try writeInterleaved(columns, precision: precision, to: output)
+      }
+    }
+  }
+
+  /// Waits for blocks still being written, so that an output given up is removed before the
+  /// process ends.
+  deinit { try? stage?.finish() }
+
+  func write(_ columns: [[Double]]) throws {
+    if let stage { return try stage.submit(columns) }
     try writeInterleaved(columns, precision: precision, to: output)
   }
 
-  public func finish() throws { try output.commit() }
+  /// Waits until every block is in `output`'s hands; throws the first failure.
+  func drain() throws { try stage?.finish() }
 }
 
 /// A trace sink over a table writer: writes the columns of `layout` (all of them, or the fields
