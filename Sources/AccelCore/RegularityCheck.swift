@@ -13,15 +13,27 @@ public struct RegularityCheck: Sendable {
 
   @inlinable
   public mutating func add(_ t: [Double]) {
-    for v in t {
-      if let last {
-        let d = v - last
-        if d > 1.5 * interval { gapCount += 1 }
-        sumSquares += (d - interval) * (d - interval)
-        count += 1
+    guard let first = t.first else { return }
+    // Locals instead of the optional and the stored sums on every sample (the same operations
+    // in the same order).
+    var previous = last ?? first
+    let start = last == nil ? 1 : 0
+    let interval = self.interval
+    let gapLimit = 1.5 * interval
+    var sum = sumSquares
+    var gaps = gapCount
+    t.withUnsafeBufferPointer { values in
+      for i in start..<values.count {
+        let d = values[i] - previous
+        if d > gapLimit { gaps += 1 }
+        sum += (d - interval) * (d - interval)
+        previous = values[i]
       }
-      last = v
     }
+    sumSquares = sum
+    gapCount = gaps
+    count += t.count - start
+    last = previous
   }
 
   /// The RMS deviation of the intervals from the assumed one, relative to it (0.05 = 5%).

@@ -172,7 +172,7 @@ public struct ZeroPhaseStream3: Sendable {
       forwardFilter.process(&lx, &ly, &lz)
     }
     for (k, v) in [x, y, z].enumerated() {
-      tail[k] += v.suffix(pad + 1)
+      tail[k] += v[max(0, v.count - pad - 1)...]  // a slice (Sequence.suffix walked the whole block)
       if tail[k].count > pad + 1 { tail[k].removeFirst(tail[k].count - pad - 1) }
     }
     count += x.count

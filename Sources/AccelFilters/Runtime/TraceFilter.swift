@@ -273,10 +273,20 @@ public enum ZeroPhaseRunner {
     let n = columns[0].count
     if buffer.count < n * recordSize { buffer = [UInt8](repeating: 0, count: n * recordSize) }
     try buffer.withUnsafeMutableBytes { raw in
-      for c in 0..<4 {
-        columns[c].withUnsafeBufferPointer { column in
-          for i in 0..<n {
-            raw.storeBytes(of: column[i].bitPattern.littleEndian, toByteOffset: i * recordSize + c * 8, as: UInt64.self)
+      // A record per row, t x y z side by side (one pass of contiguous stores, not four strided).
+      columns[0].withUnsafeBufferPointer { t in
+        columns[1].withUnsafeBufferPointer { x in
+          columns[2].withUnsafeBufferPointer { y in
+            columns[3].withUnsafeBufferPointer { z in
+              let out = raw.baseAddress!
+              for i in 0..<n {
+                let record = out + i * recordSize
+                record.storeBytes(of: t[i].bitPattern.littleEndian, as: UInt64.self)
+                record.storeBytes(of: x[i].bitPattern.littleEndian, toByteOffset: 8, as: UInt64.self)
+                record.storeBytes(of: y[i].bitPattern.littleEndian, toByteOffset: 16, as: UInt64.self)
+                record.storeBytes(of: z[i].bitPattern.littleEndian, toByteOffset: 24, as: UInt64.self)
+              }
+            }
           }
         }
       }
@@ -289,14 +299,27 @@ public enum ZeroPhaseRunner {
     if buffer.count < n * recordSize { buffer = [UInt8](repeating: 0, count: n * recordSize) }
     return try buffer.withUnsafeMutableBytes { raw in
       try store.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<(n * recordSize)]), at: rows.lowerBound * recordSize)
-      return (0..<4).map { c in
-        [Double](unsafeUninitializedCapacity: n) { column, count in
-          for i in 0..<n {
-            column[i] = Double(bitPattern: UInt64(littleEndian: raw.load(fromByteOffset: i * recordSize + c * 8, as: UInt64.self)))
+      let records = UnsafeRawPointer(raw.baseAddress!)
+      var t = [Double](repeating: 0, count: n)
+      var x = t
+      var y = t
+      var z = t
+      t.withUnsafeMutableBufferPointer { t in
+        x.withUnsafeMutableBufferPointer { x in
+          y.withUnsafeMutableBufferPointer { y in
+            z.withUnsafeMutableBufferPointer { z in
+              for i in 0..<n {
+                let record = records + i * recordSize
+                t[i] = Double(bitPattern: UInt64(littleEndian: record.loadUnaligned(as: UInt64.self)))
+                x[i] = Double(bitPattern: UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+                y[i] = Double(bitPattern: UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+                z[i] = Double(bitPattern: UInt64(littleEndian: record.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
+              }
+            }
           }
-          count = n
         }
       }
+      return [t, x, y, z]
     }
   }
 }
