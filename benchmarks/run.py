@@ -116,7 +116,10 @@ def generate_imu(rows):
 
 
 def run_process(argv):
-    """Runs argv; returns (wall seconds, peak RSS in MB, stdout)."""
+    """Runs argv; returns (wall seconds, stdout). The page cache's dirty data is written out first,
+    so that no run pays for the files the previous one wrote (the kernel throttles a writer while
+    it flushes hundreds of megabytes another process left behind)."""
+    os.sync()
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = proc.communicate()
@@ -217,6 +220,8 @@ def tasks(accelkit, csv_path, npy_path):
         ], csv_path),
         ("load NPY", [accelkit, "convert", npy_path, "--to", "raw", "-o", null], [
             ("numpy.load", python_task("import numpy as np\n#--\nresult = np.load(sys.argv[1]); s = float(result['x'].sum())\n")),
+            ("numpy.load (whole process)", python_process(
+                "import numpy as np\nresult = np.load(sys.argv[1]); s = float(result['x'].sum())\n")),
         ], npy_path),
         ("exponential low-pass (from NPY)", [accelkit, "filter", "lowpass", "--alpha", "0.1", npy_path, "--to", "raw", "-o", null], [
             ("numpy.load + scipy.signal.lfilter", python_task(
@@ -261,6 +266,19 @@ def tasks(accelkit, csv_path, npy_path):
                 "pitch = np.degrees(np.arctan2(-g[1], np.hypot(g[0], g[2]))); roll = np.degrees(np.arctan2(g[0], -g[2]))\n"
                 "tilt = np.degrees(np.arccos(np.clip(-g[2] / np.sqrt(g[0]**2 + g[1]**2 + g[2]**2), -1, 1)))\n"
                 "pd.DataFrame({'t': a['t'], 'roll': roll, 'pitch': pitch, 'tilt': tilt, 'up_angle': np.arctan2(g[1], -g[0])}).to_csv('/dev/null', index=False)\n")),
+        ], npy_path),
+        ("roll/pitch/orientation, NPY out", [accelkit, "orientation", npy_path, "-o", os.path.join(WORK, "orientation.npy")], [
+            ("numpy.load + lfilter + numpy angles + numpy.save", python_task(
+                "import numpy as np, os\nfrom scipy import signal\n#--\n"
+                "a = np.load(sys.argv[1])\n"
+                "al = 0.01 / (0.2 + 0.01); b, c = [al], [1.0, al - 1.0]\n"
+                "g = [signal.lfilter(b, c, a[k], zi=signal.lfilter_zi(b, c) * a[k][0])[0] for k in 'xyz']\n"
+                "out = np.empty(len(a), dtype=[(n, '<f8') for n in ('t', 'roll', 'pitch', 'tilt', 'up_angle')])\n"
+                "out['t'] = a['t']; out['pitch'] = np.degrees(np.arctan2(-g[1], np.hypot(g[0], g[2])))\n"
+                "out['roll'] = np.degrees(np.arctan2(g[0], -g[2]))\n"
+                "out['tilt'] = np.degrees(np.arccos(np.clip(-g[2] / np.sqrt(g[0]**2 + g[1]**2 + g[2]**2), -1, 1)))\n"
+                "out['up_angle'] = np.arctan2(g[1], -g[0])\n"
+                "np.save(os.path.join(os.path.dirname(sys.argv[1]), 'orientation_py.npy'), out)\n")),
         ], npy_path),
         ] + [
         ("shake rule %s (from NPY)" % rule, [accelkit, "detect-shakes", "--rule", rule, npy_path, "-o", null], [

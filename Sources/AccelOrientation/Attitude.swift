@@ -25,7 +25,7 @@ public enum Attitude {
   public static func roll(_ gx: Double, _ gy: Double, _ gz: Double, poleDegrees: Double = 0.5) -> Double? {
     let horizontal = (gx * gx + gz * gz).squareRoot()
     let norm = (horizontal * horizontal + gy * gy).squareRoot()
-    guard norm > 0, horizontal > norm * sin(poleDegrees / degreesPerRadian) else { return nil }
+    guard norm > 0, horizontal > norm * poleSine(poleDegrees) else { return nil }
     return halfOpen(atan2(gx, 0 - gz) * degreesPerRadian)
   }
 
@@ -37,7 +37,7 @@ public enum Attitude {
     let pitch = atan2(0 - fx, (fy * fy + fz * fz).squareRoot()) * degreesPerRadian
     let across = (fy * fy + fz * fz).squareRoot()
     let norm = (across * across + fx * fx).squareRoot()
-    guard norm > 0, across > norm * sin(poleDegrees / degreesPerRadian) else { return (nil, pitch) }
+    guard norm > 0, across > norm * poleSine(poleDegrees) else { return (nil, pitch) }
     return (halfOpen(atan2(fy, fz) * degreesPerRadian), pitch)
   }
 
@@ -50,6 +50,13 @@ public enum Attitude {
 
   /// The seed's "which way is up" angle, atan2(g_y, -g_x), in radians.
   public static func upAngle(_ gx: Double, _ gy: Double) -> Double { atan2(gy, 0 - gx) }
+
+  /// sin(poleDegrees), the default's computed once (it was a sin call per sample).
+  @inline(__always)
+  static func poleSine(_ poleDegrees: Double) -> Double {
+    poleDegrees == 0.5 ? defaultPoleSine : sin(poleDegrees / degreesPerRadian)
+  }
+  static let defaultPoleSine = sin(0.5 / degreesPerRadian)
 
   /// Maps -180 to 180 so angles lie in (-180, 180].
   static func halfOpen(_ degrees: Double) -> Double { degrees == -180 ? 180 : degrees }

@@ -60,7 +60,12 @@ public struct OrientationClassifier: Sendable, Equatable {
     gravity g: (Double, Double, Double), magnitude: Double, current: DeviceOrientation? = nil
   ) -> DeviceOrientation {
     guard abs(magnitude - 1) <= accelerationTolerance else { return .unknown }
-    let tilt = Attitude.tilt(g.0, g.1, g.2)
+    return classify(tilt: Attitude.tilt(g.0, g.1, g.2), upAngle: Attitude.upAngle(g.0, g.1), current: current)
+  }
+
+  /// The same, from gravity's tilt (degrees) and up angle (radians) computed already, once the
+  /// reading is known to be within the acceleration tolerance of 1 g.
+  public func classify(tilt: Double, upAngle u: Double, current: DeviceOrientation? = nil) -> DeviceOrientation {
     guard tilt.isFinite else { return .unknown }
     let h = current == nil ? 0 : hysteresis
     // Flat classes: the current one keeps its region widened; others must be entered without it.
@@ -68,7 +73,6 @@ public struct OrientationClassifier: Sendable, Equatable {
     let downLimit = 180 - flatAngle - (current == .faceDown ? h : current == nil ? 0 : -h)
     if tilt < upLimit { return .faceUp }
     if tilt > downLimit { return .faceDown }
-    let u = Attitude.upAngle(g.0, g.1)
     if let current, current != .faceUp && current != .faceDown && current != .unknown,
       Self.contains(current, u, widenedBy: h / Attitude.degreesPerRadian)
     {

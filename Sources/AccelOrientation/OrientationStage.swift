@@ -161,9 +161,15 @@ public struct OrientationStage: Sendable {
         rows.first.append(roll)
         rows.second.append(pair.pitch)
       }
-      rows.tilt.append(Attitude.tilt(x, y, z))
-      rows.upAngle.append(Attitude.upAngle(x, y))
-      rows.orientation.append(settings.classifier.classify(gravity: (x, y, z), magnitude: g.magnitude[i]))
+      let tilt = Attitude.tilt(x, y, z)
+      let up = Attitude.upAngle(x, y)
+      rows.tilt.append(tilt)
+      rows.upAngle.append(up)
+      // The class from the tilt and up angle just computed (classify(gravity:) would compute both
+      // again: an acos and an atan2 per sample).
+      rows.orientation.append(
+        abs(g.magnitude[i] - 1) <= settings.classifier.accelerationTolerance
+          ? settings.classifier.classify(tilt: tilt, upAngle: up) : .unknown)
     }
     return rows
   }

@@ -33,8 +33,8 @@ struct Orientation: ParsableCommand {
       --to npy or raw (or an output path ending in .npy or .raw) writes the same rows in binary, \
       every field a little-endian float: the class becomes orientation_code, its number in \
       0 portrait, 1 portrait-upside-down, 2 landscape-left, 3 landscape-right, 4 face-up, \
-      5 face-down, 6 unknown. Text is most of the cost of this command: NPY is several times faster \
-      than CSV, and --precision shortens CSV numbers.
+      5 face-down, 6 unknown. Writing numbers as text is half the cost of this command: NPY output is \
+      about twice as fast as CSV, and --precision shortens CSV numbers.
 
       --events writes t,from,to: a new orientation is announced once it has held for --settle \
       seconds, the current one keeping its region widened by --hysteresis degrees; with the \
