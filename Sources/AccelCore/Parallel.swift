@@ -84,6 +84,19 @@ public final class BackgroundStage<Item>: @unchecked Sendable {
   public func finish() throws {
     if let failure = queue.sync(execute: { self.failure }) { throw failure }
   }
+
+  /// Submits every item `next` yields until it returns nil, then waits for all of them: the body
+  /// works on one item while `next` makes the following one. When `next` throws, the items
+  /// already queued are done before its error goes on.
+  public func consume(_ next: () throws -> Item?) throws {
+    do {
+      while let item = try next() { try submit(item) }
+    } catch {
+      try? finish()
+      throw error
+    }
+    try finish()
+  }
 }
 
 /// Runs `first` and `second` at the same time (two threads) and returns both results; the first

@@ -59,13 +59,16 @@ public struct OrientationClassifier: Sendable, Equatable {
   public func classify(
     gravity g: (Double, Double, Double), magnitude: Double, current: DeviceOrientation? = nil
   ) -> DeviceOrientation {
-    guard abs(magnitude - 1) <= accelerationTolerance else { return .unknown }
-    return classify(tilt: Attitude.tilt(g.0, g.1, g.2), upAngle: Attitude.upAngle(g.0, g.1), current: current)
+    classify(
+      tilt: Attitude.tilt(g.0, g.1, g.2), upAngle: Attitude.upAngle(g.0, g.1), magnitude: magnitude,
+      current: current)
   }
 
-  /// The same, from gravity's tilt (degrees) and up angle (radians) computed already, once the
-  /// reading is known to be within the acceleration tolerance of 1 g.
-  public func classify(tilt: Double, upAngle u: Double, current: DeviceOrientation? = nil) -> DeviceOrientation {
+  /// The same, from gravity's tilt (degrees) and up angle (radians) when they are computed already.
+  public func classify(
+    tilt: Double, upAngle u: Double, magnitude: Double, current: DeviceOrientation? = nil
+  ) -> DeviceOrientation {
+    guard abs(magnitude - 1) <= accelerationTolerance else { return .unknown }
     guard tilt.isFinite else { return .unknown }
     let h = current == nil ? 0 : hysteresis
     // Flat classes: the current one keeps its region widened; others must be entered without it.

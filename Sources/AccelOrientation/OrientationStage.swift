@@ -167,9 +167,7 @@ public struct OrientationStage: Sendable {
       rows.upAngle.append(up)
       // The class from the tilt and up angle just computed (classify(gravity:) would compute both
       // again: an acos and an atan2 per sample).
-      rows.orientation.append(
-        abs(g.magnitude[i] - 1) <= settings.classifier.accelerationTolerance
-          ? settings.classifier.classify(tilt: tilt, upAngle: up) : .unknown)
+      rows.orientation.append(settings.classifier.classify(tilt: tilt, upAngle: up, magnitude: g.magnitude[i]))
     }
     return rows
   }

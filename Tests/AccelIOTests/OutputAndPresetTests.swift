@@ -65,6 +65,37 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["pipe"])
   }
 
+  /// A write that fails on the background thread (a full device, more than the 1 MB buffer) is
+  /// reported, naming the output, by a later write or by finish.
+  @Test func aFailedBackgroundWriteOfRecordsIsReported() throws {
+    let columns = [[Double](repeating: 1, count: 100_000), [Double](repeating: 2, count: 100_000)]
+    var writes = 0
+    let error = accelError {
+      let raw = RawTableWriter(output: try OutputFile(path: "/dev/full"), precision: .float64, pipelined: true)
+      for _ in 0..<4 {
+        try raw.write(columns: columns)
+        writes += 1
+      }
+      try raw.finish()
+    }
+    // The first block fails on the background thread; with two blocks in flight the third write at
+    // the latest waits for it and throws its error (not only the final flush in finish).
+    #expect(writes <= 2)
+    #expect(error?.exitCode == 74)
+    #expect(error?.message == "cannot write /dev/full: No space left on device")
+    // NPY to the same device is copied in at the end: the copy fails the same way, and the device
+    // stays a device.
+    let npyError = accelError {
+      let npy = try NPYTableWriter(
+        output: try OutputFile(path: "/dev/full", needsSeek: true), names: ["t", "x"], pipelined: true)
+      try npy.write(columns: columns)
+      try npy.finish()
+    }
+    #expect(npyError?.message == "cannot write /dev/full: No space left on device")
+    var st = stat()
+    #expect(stat("/dev/full", &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR)
+  }
+
   @Test func anOutputInAMissingFolderCannotBeCreated() {
     let error = accelError { _ = try OutputFile(path: "/nonexistent-dir/out.csv") }
     #expect(error?.exitCode == 73)

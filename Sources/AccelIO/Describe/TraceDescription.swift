@@ -18,17 +18,8 @@ public struct TraceDescription: Sendable {
     let (source, _) = try TraceOpener.open(path: path, settings: settings)
     // The statistics of each block are taken on a background thread while the reader parses the
     // next: the same operations in the same order as on one thread, so the same numbers.
-    final class Accumulator: @unchecked Sendable { var summary = TraceSummary() }
-    let accumulator = Accumulator()
-    let stage = BackgroundStage<SampleBlock>(depth: 2) { accumulator.summary.add($0) }
-    do {
-      while let block = try source.next() { try stage.submit(block) }
-    } catch {
-      try? stage.finish()  // the queued blocks are done before the error goes on
-      throw error
-    }
-    try stage.finish()
-    let summary = accumulator.summary
+    var summary = TraceSummary()
+    try BackgroundStage<SampleBlock>(depth: 2) { summary.add($0) }.consume(source.next)
     let skips = source as? SkipReporting
     return TraceDescription(
       name: source.metadata.name, summary: summary, metadata: source.metadata,

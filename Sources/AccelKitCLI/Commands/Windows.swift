@@ -43,26 +43,15 @@ struct Windows: ParsableCommand {
     let file = try OutputFile(path: output, inputs: [byteInput])
     let table = try CSVTableWriter(
       output: file, names: WindowRow.columnNames, significantDigits: numbers.precision, exact: ["t", "n"])
-    final class Windows: @unchecked Sendable {
-      var statistics: WindowStatistics
-      init(_ statistics: WindowStatistics) { self.statistics = statistics }
-    }
-    let windows = Windows(WindowStatistics(width: width))
+    var windows = WindowStatistics(width: width)
     func write(_ rows: [WindowRow]) throws {
       guard !rows.isEmpty else { return }
       let values = rows.map(\.values)
       try table.write(columns: (0..<WindowRow.columnNames.count).map { c in values.map { $0[c] } })
     }
     // Each block's windows are computed on a background thread while the next block is parsed.
-    let stage = BackgroundStage<SampleBlock>(depth: 2) { block in try write(windows.statistics.process(block)) }
-    do {
-      while let block = try source.next() { try stage.submit(block) }
-    } catch {
-      try? stage.finish()
-      throw error
-    }
-    try stage.finish()
-    try write(windows.statistics.finish().map { [$0] } ?? [])
+    try BackgroundStage<SampleBlock>(depth: 2) { try write(windows.process($0)) }.consume(source.next)
+    try write(windows.finish().map { [$0] } ?? [])
     try table.finish()
     for note in source.metadata.notes { Diagnostics.warning("\(source.metadata.name): \(note)") }
     Diagnostics.reportSkips(source)
