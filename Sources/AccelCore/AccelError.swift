@@ -69,21 +69,27 @@ public struct DataLocation: Equatable, Sendable, CustomStringConvertible {
   public var line: Int?
   public var column: Int?
   public var byteOffset: Int?
+  /// The 1-based row of a binary input (which has no lines), shown before the byte offset.
+  public var row: Int?
 
-  public init(file: String, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil) {
+  public init(file: String, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, row: Int? = nil) {
     self.file = file
     self.line = line
     self.column = column
     self.byteOffset = byteOffset
+    self.row = row
   }
 
-  /// `file:line:column`, `file:line`, `file: byte N` or `file`.
+  /// `file:line:column`, `file:line`, `file: row R, byte N`, `file: byte N` or `file`.
   public var description: String {
     if let line {
       if let column { return "\(file):\(line):\(column)" }
       return "\(file):\(line)"
     }
-    if let byteOffset { return "\(file): byte \(byteOffset)" }
+    if let byteOffset {
+      if let row { return "\(file): row \(row), byte \(byteOffset)" }
+      return "\(file): byte \(byteOffset)"
+    }
     return file
   }
 }

@@ -95,7 +95,9 @@ public func roundedToSignificant(_ value: Double, digits: Int) -> Double {
     scale *= 10
   }
   scale *= pow10(max(1, digits) - 1)  // exact: a power of ten up to 1e22, applied once
-  return (value * scale).rounded() / scale
+  // Near the ends of the Double range the scale overflows: the value as it is.
+  let rounded = (value * scale).rounded() / scale
+  return rounded.isFinite && scale.isFinite ? rounded : value
 }
 
 /// `value` to `digits` significant digits for tables people read: no trailing zeros, no exponent

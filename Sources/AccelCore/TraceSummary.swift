@@ -204,7 +204,9 @@ public struct TraceSummary: Sendable {
   public var medianInterval: Double? { histogram.median }
 
   /// 1 / median interval, in Hz.
-  public var estimatedRate: Double? { medianInterval.map { 1 / $0 } }
+  public var estimatedRate: Double? {
+    medianInterval.map { 1 / $0 }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+  }
 
   /// Standard deviation of the positive intervals, in seconds.
   public var intervalStd: Double? { intervalStats.count > 1 ? intervalStats.std : nil }
@@ -336,8 +338,12 @@ struct _BinTable: Sendable {
 /// timestamps.
 public func estimateRate(_ t: [Double]) -> Double? {
   var intervals: [Double] = []
-  for i in 1..<max(1, t.count) where t[i] > t[i - 1] { intervals.append(t[i] - t[i - 1]) }
+  for i in 1..<max(1, t.count) where t[i] > t[i - 1] && (t[i] - t[i - 1]).isFinite {
+    intervals.append(t[i] - t[i - 1])
+  }
   guard !intervals.isEmpty else { return nil }
   intervals.sort()
-  return roundedToSignificant(1 / intervals[intervals.count / 2], digits: 9)
+  // Times near the largest Double: an interval whose inverse is 0 gives no rate.
+  let rate = 1 / intervals[intervals.count / 2]
+  return rate > 0 && rate.isFinite ? roundedToSignificant(rate, digits: 9) : nil
 }

@@ -89,6 +89,15 @@ public enum EventsFile {
       }
       let fields = CSVDialect.split(line, delimiter: delimiter)
       let lineNumber = index + 1
+      if fields.count > header.count,
+        fields[header.count...].contains(where: { !$0.allSatisfy { $0 == " " || $0 == "\r" } })
+      {
+        // A shifted or merged row: nothing is dropped silently (as in trace CSVs).
+        throw AccelError.data(
+          DataLocation(file: path, line: lineNumber, column: header.count + 1),
+          "the row has \(fields.count) fields, the header \(header.count): column \(header.count + 1) has no name",
+          hint: "fix the row (a stray delimiter?), or name the extra column in the header")
+      }
       func number(_ i: Int, _ name: String) throws -> Double {
         guard i < fields.count else {
           throw AccelError.data(

@@ -46,10 +46,8 @@ import Testing
   }
 
   @Test func numpyReadsWhatAccelkitWrites() throws {
-    guard let python = pythonWithNumpy() else {
-      #expect(ProcessInfo.processInfo.environment["CI"] == nil, "CI must have python3 with numpy")
-      return
-    }
+    let python = try #require(
+      pythonWithNumpy(), Comment(rawValue: Tools.missing("python3 with numpy", package: "python3 and numpy")))
     let path = try write(expected, format: .npy)
     let script = """
       import numpy as np, sys
@@ -221,16 +219,7 @@ import Testing
   }
 }
 
-func pythonWithNumpy() -> String? {
-  for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] + pathCandidates("python3") {
-    if fileExists(candidate), (try? run(candidate, ["-c", "import numpy"])) != nil { return candidate }
-  }
-  return nil
-}
-
-func pathCandidates(_ name: String) -> [String] {
-  (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(name)" }
-}
+func pythonWithNumpy() -> String? { Tools.python(importing: ["numpy"]) }
 
 /// Runs a program and returns its stdout; throws when it exits non-zero.
 @discardableResult

@@ -56,16 +56,13 @@ import Testing
     }
     let again = try accelkit(commands[0])
     #expect(again.status == 0)
-    let converter = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first(where: fileExists)
-    if let converter {
-      for command in commands {
-        let png = command.last!.replacingOccurrences(of: ".svg", with: ".png")
-        let result = try accelkit([], shell: "'\(converter)' '\(command.last!)' -o '\(png)'")
-        #expect(result.status == 0, "rsvg-convert \(command.last!): \(result.stderr)")
-        #expect(readFile(png)?.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
-      }
-    } else {
-      #expect(ProcessInfo.processInfo.environment["CI"] == nil, "CI must have rsvg-convert (librsvg2-bin)")
+    let converter = try #require(
+      Tools.path("rsvg-convert"), Comment(rawValue: Tools.missing("rsvg-convert", package: "librsvg2-bin")))
+    for command in commands {
+      let png = command.last!.replacingOccurrences(of: ".svg", with: ".png")
+      let result = try accelkit([], shell: "'\(converter)' '\(command.last!)' -o '\(png)'")
+      #expect(result.status == 0, "rsvg-convert \(command.last!): \(result.stderr)")
+      #expect(readFile(png)?.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
     }
     #expect(try accelkit(["plot", "trace", root + "/datasets/test/000.csv", "--from", "100", "-o", dir + "/none.svg"]).status == 64)
   }

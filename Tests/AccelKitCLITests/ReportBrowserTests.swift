@@ -68,8 +68,7 @@ import Testing
   }
 
   @Test func theReportRendersCleanly() throws {
-    let check = try accelkit([], shell: "command -v chromium")
-    try #require(check.status == 0, "chromium is needed: apt-get install chromium (.ci/run installs it)")
+    try #require(Tools.path("chromium") != nil, Comment(rawValue: Tools.missing("chromium", package: "chromium")))
     let dir = Paths.temporaryDirectory()
     // A sweep (curves, many settings) and the plain run, both.
     for (name, extra) in [("plain", [String]()), ("sweep", ["--sweep", "three-peak.peak_g=1:2.5:0.25"])] {
@@ -97,8 +96,7 @@ import Testing
   }
 
   @Test func everyPlotKindRendersWithoutOverlappingText() throws {
-    let check = try accelkit([], shell: "command -v chromium")
-    try #require(check.status == 0, "chromium is needed: apt-get install chromium (.ci/run installs it)")
+    try #require(Tools.path("chromium") != nil, Comment(rawValue: Tools.missing("chromium", package: "chromium")))
     let dir = Paths.temporaryDirectory()
     // Under a long path: titles name the file, and must give way to the legends.
     let long = dir + "/a-folder-with-a-rather-long-name/and-another-one-below-it-for-good-measure"

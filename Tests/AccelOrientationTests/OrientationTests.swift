@@ -169,6 +169,8 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
     settings.columns = try ColumnSpec(parsing: columns)
     settings.units = .fixed(.g)
     settings.allowNonFinite = allowNonFinite
+    // Some reads put another column (a quaternion's w, a flag) where the time goes.
+    settings.timeOrder = .report
     let (source, _) = try TraceOpener.open(path: path, settings: settings)
     return try source.readAll()
   }

@@ -69,3 +69,36 @@ public func isClose(_ a: Double, _ b: Double, relative tolerance: Double) -> Boo
   if a == b { return true }
   return abs(a - b) <= tolerance * max(1, abs(a), abs(b))
 }
+
+/// The programs some tests run (scripts/deps installs every one). A test that needs one and
+/// does not find it fails with `Tools.missing`, never skips.
+public enum Tools {
+  /// The path of `command` on PATH, or nil.
+  public static func path(_ command: String) -> String? {
+    let directories = (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin").split(separator: ":")
+    return directories.map { "\($0)/\(command)" }.first { access($0, X_OK) == 0 }
+  }
+
+  /// The message of a test that lacks `what`: how to install it.
+  public static func missing(_ what: String, package: String) -> String {
+    "\(what) is needed: run scripts/deps (it installs \(package))"
+  }
+
+  /// python3, when it imports every module of `modules`; nil otherwise.
+  public static func python(importing modules: [String]) -> String? {
+    guard let python = path("python3") else { return nil }
+    var pid = pid_t()
+    let script = "import " + modules.joined(separator: ", ")
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup(python), strdup("-c"), strdup(script), nil]
+    defer { argv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    guard posix_spawn(&pid, python, &actions, nil, argv, environ) == 0 else { return nil }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return status == 0 ? python : nil
+  }
+}

@@ -20,6 +20,11 @@ public final class CSVTraceReader: TraceSource {
   /// Rows skipped with `skipBadRows`, and the first such row's error.
   public private(set) var skippedRows = 0
   public private(set) var firstSkippedError: AccelError?
+  /// Times that do not advance: rejected, skipped (with `skipBadRows`) or reported.
+  public private(set) var timeOrder: TimeOrderCheck
+  /// Where the rows of the block being filled start: (row, line) at each row whose line does not
+  /// follow from the mark before (rows are one a line in between), for naming a row's line.
+  private var lineMarks: [(row: Int, line: Int)] = []
 
   private let input: ByteInput
   private let settings: TraceReadSettings
@@ -72,6 +77,7 @@ public final class CSVTraceReader: TraceSource {
   /// columns and units. Throws data errors for an empty file or a header without the needed columns.
   public init(input: ByteInput, settings requested: TraceReadSettings) throws {
     var settings = requested
+    timeOrder = TimeOrderCheck(policy: requested.timeOrderPolicy)
     let blockSize = max(1, settings.blockSize)
     var capacity = max(16, settings.readBufferSize)
     var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + Self.padding)
@@ -238,8 +244,37 @@ public final class CSVTraceReader: TraceSource {
   }
 
   public func next() throws -> SampleBlock? {
+    while true {
+      guard let block = try nextRows() else { return nil }
+      guard columns.hasTime else { return block }
+      let timeColumn = (columns.targets.firstIndex(of: 0) ?? 0) + 1
+      let drop = try timeOrder.check(block.t) { [self] i in
+        DataLocation(file: input.name, line: line(ofRow: i), column: timeColumn)
+      }
+      if drop.isEmpty { return block }
+      skippedRows += drop.count
+      if firstSkippedError == nil { firstSkippedError = timeOrder.firstError }
+      if drop.count < block.count { return block.removing(rows: drop) }
+    }
+  }
+
+  /// The line of row `row` of the block just filled.
+  private func line(ofRow row: Int) -> Int {
+    let mark = lineMarks.last(where: { $0.row <= row }) ?? (row: 0, line: line)
+    return mark.line + (row - mark.row)
+  }
+
+  /// Notes that row `row` of the block is on line `line`.
+  @inline(__always)
+  private func mark(row: Int, line: Int) {
+    if let last = lineMarks.last, line - row == last.line - last.row { return }
+    lineMarks.append((row, line))
+  }
+
+  private func nextRows() throws -> SampleBlock? {
     guard !finished else { return nil }
     var n = 0
+    lineMarks.removeAll(keepingCapacity: true)
     while n < blockSize {
       if start >= limit {
         if eof { break }
@@ -275,7 +310,7 @@ public final class CSVTraceReader: TraceSource {
     }
     let firstTime = columnBuffers[0]
     let block = conversion.makeBlock(columnBuffers, capacity: blockSize, count: n, firstIndex: rowsEmitted)
-    if rowsEmitted == 0, let note = conversion.timeUnitNote(first: firstTime) { metadata.notes.append(note) }
+    if rowsEmitted == 0 { noteTimes(block, first: firstTime, conversion: conversion, hasTime: columns.hasTime, in: &metadata) }
     rowsEmitted += n
     return block
   }
@@ -599,6 +634,7 @@ public final class CSVTraceReader: TraceSource {
           p = min(r + 1, lim)
           continue rows
         }
+        mark(row: n, line: line)
         n += 1
         line += 1 + extraLines
         p = q + 1
@@ -619,6 +655,7 @@ public final class CSVTraceReader: TraceSource {
   private func parsePlainRows(from p: inout Int, count n: inout Int, line: inout Int) {
     guard let offsets = plainOffsets else { return }
     let first = n
+    mark(row: n, line: line)
     if parallelCooldown > 0 { parallelCooldown -= 1 }
     if let helper = parallelHelper, parallelCooldown == 0, plainRows >= 1_000, blockSize - n >= 2_048,
       limit - p >= 65_536

@@ -21,10 +21,22 @@ public struct TraceDescription: Sendable {
     var summary = TraceSummary()
     try BackgroundStage<SampleBlock>(depth: 2) { summary.add($0) }.consume(source.next)
     let skips = source as? SkipReporting
+    var warnings = warnings(summary, source.metadata)
+    if let order = skips?.timeOrder, order.policy == .report, let first = order.firstError {
+      // Where, from the reader (the summary counts samples, not lines).
+      warnings.removeAll { $0.hasPrefix(Self.nonIncreasingPrefix(summary.nonIncreasing)) }
+      warnings.append(
+        "\(order.count) time stamp\(order.count == 1 ? " does" : "s do") not advance; the first: \(first.message)"
+          + " (every other command stops there; --skip-bad-rows drops such rows)")
+    }
     return TraceDescription(
       name: source.metadata.name, summary: summary, metadata: source.metadata,
-      warnings: warnings(summary, source.metadata), skippedRows: skips?.skippedRows ?? 0,
+      warnings: warnings, skippedRows: skips?.skippedRows ?? 0,
       firstSkippedError: skips?.firstSkippedError)
+  }
+
+  static func nonIncreasingPrefix(_ count: Int) -> String {
+    "\(count) timestamp\(count == 1 ? " does" : "s do") not increase"
   }
 
   /// The Earth's field is 25-65 µT at the surface; a norm outside 20-70 µT is a disturbance, an
@@ -48,12 +60,14 @@ public struct TraceDescription: Sendable {
         )
       }
     }
-    if metadata.nominalRate == nil, let rate = s.estimatedRate, let text = TraceStream.implausibleRate(rate) {
+    if metadata.nominalRate == nil, let rate = s.estimatedRate, let text = TraceStream.implausibleRate(rate),
+      !w.contains(where: { $0.hasPrefix("its timestamps give a sample rate") })
+    {
       w.append(text)
     }
     if s.nonIncreasing > 0 {
       w.append(
-        "\(s.nonIncreasing) timestamp\(s.nonIncreasing == 1 ? " does" : "s do") not increase "
+        nonIncreasingPrefix(s.nonIncreasing) + " "
           + "(the first at sample \(s.firstNonIncreasingSample!)): check --time-unit and the time column")
     }
     if let jitter = s.relativeJitter, jitter > 0.05 {
@@ -113,7 +127,7 @@ public struct TraceDescription: Sendable {
     let s = summary
     func n(_ v: Double?) -> String { v.map { $0.isFinite ? formatNumber($0) : "" } ?? "" }
     func rounded(_ v: Double?) -> String {
-      v.map { cFormat("%.9g", $0) }.flatMap { Double($0) }.map(formatNumber) ?? ""
+      v.map { cFormat("%.9g", $0) }.flatMap { Double($0) }.map(n) ?? ""
     }
     var f: [(String, String)] = [
       ("file", name),
@@ -185,7 +199,8 @@ public struct TraceDescription: Sendable {
         } else if textFields.contains(key) {
           rendered = value.isEmpty && key != "file" ? "null" : jsonString(value)
         } else {
-          rendered = value.isEmpty ? "null" : value
+          // A number that overflowed (times near the largest Double) has no JSON form: null.
+          rendered = value.isEmpty || Double(value).map({ !$0.isFinite }) == true ? "null" : value
         }
         return "    \(jsonString(key)): \(rendered)"
       }

@@ -38,6 +38,11 @@ public final class BinaryTraceReader: TraceSource {
   private let columnCount: Int
   public private(set) var skippedRows = 0
   public private(set) var firstSkippedError: AccelError?
+  /// Times that do not advance: rejected, skipped (with `skipBadRows`) or reported.
+  public private(set) var timeOrder: TimeOrderCheck
+  /// The input rows skipped (non-finite values) while filling the current block, ascending.
+  private var skippedInBlock: [Int] = []
+  private let hasTime: Bool
   private let formatName: String
 
   init(
@@ -52,6 +57,8 @@ public final class BinaryTraceReader: TraceSource {
     self.expectedRows = expectedRows
     self.dataOffset = dataOffset
     self.formatName = formatName
+    self.hasTime = hasTime
+    timeOrder = TimeOrderCheck(policy: settings.timeOrderPolicy)
     blockSize = max(1, settings.blockSize)
     conversion = SampleConversion(settings: settings, units: units, layout: layout, hasTime: hasTime)
     let single = fields.allSatisfy(\.isFloat32)
@@ -105,9 +112,30 @@ public final class BinaryTraceReader: TraceSource {
   }
 
   public func next() throws -> SampleBlock? {
+    while true {
+      let firstRow = rowsRead
+      guard let block = try nextRows() else { return nil }
+      guard hasTime else { return block }
+      let timeOffset = fields.first(where: { $0.slot == 0 })?.offset ?? 0
+      let drop = try timeOrder.check(block.t) { [self] i in
+        // The block's row i is input row firstRow + i plus the rows skipped before it.
+        var row = firstRow + i
+        for skipped in skippedInBlock where skipped <= row { row += 1 }
+        return DataLocation(
+          file: input.name, byteOffset: dataOffset + row * recordSize + timeOffset, row: row + 1)
+      }
+      if drop.isEmpty { return block }
+      skippedRows += drop.count
+      if firstSkippedError == nil { firstSkippedError = timeOrder.firstError }
+      if drop.count < block.count { return block.removing(rows: drop) }
+    }
+  }
+
+  private func nextRows() throws -> SampleBlock? {
     guard !done else { return nil }
     let cap = blockSize
     var n = 0
+    skippedInBlock.removeAll(keepingCapacity: true)
     // Fill the block from as many pieces as it takes (chunks lent by the read-ahead end anywhere).
     while n < cap {
       var want = cap - n
@@ -142,6 +170,7 @@ public final class BinaryTraceReader: TraceSource {
               "row \(rowsRead + r + 1), field \"\(field.name)\" is \(value(row: r, field: field)), not a finite number",
               hint: "pass --allow-nonfinite to keep NaN and infinite values, or --skip-bad-rows to drop the row")
             guard settings.skipBadRows else { throw error }
+            skippedInBlock.append(rowsRead + r)
             skippedRows += 1
             if firstSkippedError == nil { firstSkippedError = error }
             continue rowLoop
@@ -159,7 +188,7 @@ public final class BinaryTraceReader: TraceSource {
     }
     let firstTime = columns[0]
     let block = conversion.makeBlock(columns, capacity: cap, count: n, firstIndex: rowsEmitted)
-    if rowsEmitted == 0, let note = conversion.timeUnitNote(first: firstTime) { metadata.notes.append(note) }
+    if rowsEmitted == 0 { noteTimes(block, first: firstTime, conversion: conversion, hasTime: hasTime, in: &metadata) }
     rowsEmitted += n
     return block
   }

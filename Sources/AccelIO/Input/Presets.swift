@@ -271,6 +271,8 @@ public enum TraceOpener {
 public protocol SkipReporting {
   var skippedRows: Int { get }
   var firstSkippedError: AccelError? { get }
+  /// The reader's check of the time stamps' order.
+  var timeOrder: TimeOrderCheck { get }
 }
 
 extension CSVTraceReader: SkipReporting {}

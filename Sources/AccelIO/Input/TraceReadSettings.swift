@@ -169,6 +169,13 @@ public struct TraceReadSettings: Sendable {
   public var rawLayout: RawLayout = .txyz
   public var rawPrecision: SamplePrecision = .float64
   public var skipBadRows = false
+  /// What to do with time stamps that do not advance: `.reject` (the default; `.skip` with
+  /// `skipBadRows`) or `.report` (describe the file as it is).
+  public var timeOrder: TimeOrderPolicy = .reject
+  /// The policy in force: `timeOrder`, with `.reject` turned into `.skip` by `skipBadRows`.
+  public var timeOrderPolicy: TimeOrderPolicy {
+    timeOrder == .reject && skipBadRows ? .skip : timeOrder
+  }
   public var allowNonFinite = false
   /// The HDF5 dataset (or group of 1-D datasets) to read; nil: a BROAD trial, or the file's only
   /// 2-D dataset.

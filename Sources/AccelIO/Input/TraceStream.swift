@@ -7,13 +7,10 @@ public final class TraceStream {
   public let input: ByteInput
   public private(set) var rate = 0.0
   public let resampled: Bool
-  /// A warning when the rate worked out from the timestamps is implausible (outside 0.1 Hz-100
-  /// kHz): most often timestamps in ms, us or ns read as seconds.
-  public private(set) var rateWarning: String?
   /// What people should know about how the trace was read: the reader's notes (a time unit or a
-  /// decimal comma it told by itself) and the rate warning.
+  /// decimal comma it told by itself, an implausible rate from its first time stamps).
   public var warnings: [String] {
-    source.metadata.notes.map { "\(name): \($0)" } + (rateWarning.map { [$0] } ?? [])
+    source.metadata.notes.map { "\(name): \($0)" }
   }
   private var resampler: LinearResampler?
   private var first: SampleBlock?
@@ -35,12 +32,11 @@ public final class TraceStream {
       rate = r
     } else if let block = first, let estimated = estimateRate(block.t) {
       rate = estimated
-      rateWarning = Self.implausibleRate(estimated).map { "\(opened.metadata.name): \($0)" }
     } else {
       // Bad data, not a bad command line (as in evaluate): the timestamps do not advance.
       throw AccelError.data(
         DataLocation(file: source.metadata.name),
-        "cannot tell the sample rate of \(source.metadata.name): fewer than two increasing timestamps in its first samples",
+        "cannot tell the sample rate of \(source.metadata.name): its first samples have fewer than two increasing timestamps, or intervals too long to measure",
         hint: "check the time column (and --time-unit), or give the rate with --rate HZ")
     }
   }
@@ -76,5 +72,17 @@ public final class TraceStream {
       if !out.isEmpty { return out }
     }
     return nil
+  }
+}
+
+/// The notes a reader adds once it has its first block: the time unit it told by itself, and a
+/// sample rate from the first time stamps that no sensor has (outside 0.1 Hz-100 kHz: most often
+/// nanoseconds since boot, or another unit, read as seconds). Every command shows them the same way.
+func noteTimes(
+  _ block: SampleBlock, first: Double, conversion: SampleConversion, hasTime: Bool, in metadata: inout TraceMetadata
+) {
+  if let note = conversion.timeUnitNote(first: first) { metadata.notes.append(note) }
+  if hasTime, metadata.nominalRate == nil, let rate = estimateRate(block.t), let text = TraceStream.implausibleRate(rate) {
+    metadata.notes.append(text)
   }
 }

@@ -76,6 +76,7 @@ struct Convert: ParsableCommand {
       }
     }
     try sink.finish()
+    Diagnostics.reportNotes(source)
     Diagnostics.reportSkips(source)
   }
 }

@@ -42,7 +42,10 @@ struct Info: ParsableCommand {
   var traces: [String] = []
 
   func run() throws {
-    let settings = try input.settings()
+    var described = try input.settings()
+    // info describes a file as it is: times that go back are said (with where), not refused.
+    if !described.skipBadRows { described.timeOrder = .report }
+    let settings = described
     let paths = traces.isEmpty ? ["-"] : traces
     let results = parallelMap(paths) { path in Result { try TraceDescription.make(path: path, settings: settings) } }
     var reports: [TraceDescription] = []
@@ -51,6 +54,9 @@ struct Info: ParsableCommand {
       switch result {
       case .success(let report):
         Diagnostics.reportSkips(report.skippedRows, report.firstSkippedError, in: report.name)
+        for warning in report.warnings where warning.contains(" not advance; ") {
+          Diagnostics.warning("\(report.name): \(warning)")
+        }
         reports.append(report)
       case .failure(let error):
         let accel = error as? AccelError ?? .failure("\(error)")

@@ -86,6 +86,7 @@ struct Ball: ParsableCommand {
     var path: ToyPath? = options.svg == nil ? nil : ToyPath()
     while let block = try source.next() { try table.write(columns: ball.replay(block, path: &path)) }
     try table.finish()
+    Diagnostics.reportNotes(source)
     if let svg = options.svg, let path {
       try options.writeSVG(Plots.path(width: w, height: h, points: path.drawnPoints, marks: path.marks, title: "bouncing ball: \(source.metadata.name)"), to: svg, input: input)
     }
@@ -120,6 +121,7 @@ struct Slide: ParsableCommand {
     var path: ToyPath? = options.svg == nil ? nil : ToyPath()
     while let block = try source.next() { try table.write(columns: object.replay(block, path: &path)) }
     try table.finish()
+    Diagnostics.reportNotes(source)
     if let svg = options.svg, let path {
       try options.writeSVG(Plots.path(width: w, height: h, points: path.drawnPoints, marks: [], title: "sliding butterfly: \(source.metadata.name)"), to: svg, input: input)
     }

@@ -71,7 +71,7 @@ struct Trim: ParsableCommand {
       )
     }
     try sink.finish()
-    for note in source.metadata.notes { Diagnostics.warning("\(source.metadata.name): \(note)") }
+    Diagnostics.reportNotes(source)
     Diagnostics.reportSkips(source)
   }
 }

@@ -53,7 +53,7 @@ struct Windows: ParsableCommand {
     try BackgroundStage<SampleBlock>(depth: 2) { try write(windows.process($0)) }.consume(source.next)
     try write(windows.finish().map { [$0] } ?? [])
     try table.finish()
-    for note in source.metadata.notes { Diagnostics.warning("\(source.metadata.name): \(note)") }
+    Diagnostics.reportNotes(source)
     Diagnostics.reportSkips(source)
   }
 }

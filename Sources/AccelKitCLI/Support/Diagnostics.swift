@@ -35,6 +35,11 @@ enum Diagnostics {
     return stream
   }
 
+  /// The reader's notes on how it read a trace (time unit, decimal comma, implausible rate), once.
+  static func reportNotes(_ source: TraceSource) {
+    for note in source.metadata.notes { warning("\(source.metadata.name): \(note)") }
+  }
+
   static func reportSkips(_ source: TraceSource) {
     guard let reporter = source as? SkipReporting else { return }
     reportSkips(reporter.skippedRows, reporter.firstSkippedError, in: source.metadata.name)

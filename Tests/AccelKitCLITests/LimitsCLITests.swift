@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Values at the limits of what a Double holds or an option means: refused in one place, and no
+/// NaN or infinity that the user did not type in a message or a JSON file.
+@Suite struct LimitsCLITests {
+  /// Every numeric option refuses NaN and the infinities with exit 64 and writes nothing.
+  @Test(arguments: [
+    ["simulate", "ball", "--cap", "nan"], ["simulate", "ball", "--damping", "nan"],
+    ["simulate", "ball", "--margin", "inf"], ["windows", "--width", "-inf"], ["convert", "--resample", "nan"],
+    ["filter", "butterworth", "--cutoff", "infinity"], ["orientation", "--settle", "nan"],
+    ["spectrum", "--overlap", "nan"], ["decimate", "--factor", "2", "--rate", "nan"],
+  ])
+  func nonFiniteOptionsAreUsageErrors(command: [String]) throws {
+    let dir = Paths.temporaryDirectory()
+    let r = try accelkit(command + [Paths.packageRoot + "/datasets/test/000.csv", "-o", dir + "/out.csv"])
+    #expect(r.status == 64, "\(command): exit \(r.status) \(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out.csv"), "\(command) wrote an output")
+  }
+
+  @Test func theOptionIsNamedInTheMessage() throws {
+    let r = try accelkit(["simulate", "ball", "--cap", "nan", Paths.packageRoot + "/datasets/test/000.csv", "-o", "-"])
+    #expect(r.stderr.hasPrefix("Error: --cap must be a finite number, got nan\n"), "\(r.stderr)")
+  }
+
+  /// Times up to 1.7e308: intervals whose inverse underflows or that overflow give no NaN or
+  /// infinity in any message or JSON output.
+  @Test func timesNearTheLargestDoubleGiveNoNaN() throws {
+    let dir = Paths.temporaryDirectory()
+    for (name, times) in [("tiny-rate.csv", ["0", "1e308", "1.7e308"]), ("overflow.csv", ["-1.7e308", "1.7e308"])] {
+      let path = dir + "/" + name
+      writeFile(path, "t,x,y,z\n" + times.map { "\($0),0.01,0.02,-1\n" }.joined())
+      for command in [
+        ["filter", "lowpass", "--cutoff", "5"], ["orientation"], ["spectrum"], ["detect-shakes", "--rule", "swing"],
+        ["info"],
+      ] {
+        let r = try accelkit(command + [path] + (command[0] == "info" ? [] : ["-o", dir + "/out.csv"]))
+        let text = (r.stdout + r.stderr).lowercased()
+        #expect(!text.contains("nan") && !text.contains("inf "), "\(command) \(name): \(r.stderr)")
+      }
+      let json = try accelkit(["info", "--format", "json", path])
+      #expect(json.status == 0)
+      let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+      #expect(parsed?.count == 1, "\(name): \(json.stdout)")
+      #expect(!json.stdout.contains("nan") && !json.stdout.contains("inf,"), "\(json.stdout)")
+    }
+  }
+
+  /// An events row with more fields than its header is bad data at its line, as in trace CSVs;
+  /// a trailing empty field is not.
+  @Test func anEventsRowWithMoreFieldsThanItsHeaderIsBadData() throws {
+    let dir = Paths.temporaryDirectory()
+    writeFile(dir + "/000.csv", String(decoding: readFile(Paths.packageRoot + "/datasets/test/000.csv")!, as: UTF8.self))
+    writeFile(dir + "/000.events.csv", "start,end,label\n1.0,2.0,shake\n3.0,4.0,shake,surprise\n")
+    writeFile(dir + "/manifest.csv", "trace,events\n000.csv,000.events.csv\n")
+    let r = try accelkit(["evaluate", dir, "--rule", "seismic", "-o", dir + "/report"])
+    #expect(r.status == 65, "\(r.stderr)")
+    #expect(r.stderr.contains("000.events.csv:3:4: the row has 4 fields, the header 3"), "\(r.stderr)")
+    writeFile(dir + "/000.events.csv", "start,end,label\n1.0,2.0,shake,\r\n")
+    #expect(try accelkit(["evaluate", dir, "--rule", "seismic", "-o", dir + "/report"]).status == 0)
+  }
+
+  /// Nanoseconds since boot read as seconds (a rate of 1e-7 Hz): every command warns the same
+  /// way, once.
+  @Test func nanosecondsSinceBootAreWarnedAboutByEveryCommand() throws {
+    let dir = Paths.temporaryDirectory()
+    let path = dir + "/boot.csv"
+    writeFile(path, "t,x,y,z\n" + (0..<300).map { "\(120_000_000_000_000 + $0 * 10_000_000),0.01,0.02,-1\n" }.joined())
+    let warning = "boot.csv: its timestamps give a sample rate of 1e-07 Hz; if they are in ns, give --time-unit ns (100 Hz)"
+    for command in [
+      ["convert", "-o", dir + "/c.csv"], ["trim", "--from", "1.2e14", "-o", dir + "/t.csv"],
+      ["windows", "-o", dir + "/w.csv"], ["filter", "lowpass", "-o", dir + "/f.csv"], ["detect-shakes", "--rule", "swing"],
+      ["simulate", "slide", "-o", dir + "/s.csv"], ["orientation", "-o", dir + "/o.csv"],
+    ] {
+      let r = try accelkit(command + [path])
+      #expect(r.stderr.components(separatedBy: warning).count == 2, "\(command): \(r.stderr)")
+    }
+  }
+}
