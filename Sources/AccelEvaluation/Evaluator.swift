@@ -21,7 +21,7 @@ public enum Evaluator {
   public static func evaluate(
     jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: [RuleSetting], label: String? = nil,
     tolerance: Double, includeCancelled: Bool, criteria: StandardCriteria = .init(), parallelism: Int? = nil,
-    traceDone: (@Sendable (_ rows: Int) -> Void)? = nil
+    traceDone: (@Sendable (_ rows: Int) -> Void)? = nil, bytesRead: (@Sendable (_ bytes: Int) -> Void)? = nil
   ) throws -> [TraceEvaluation] {
     let results = parallelMap(Array(jobs.indices), jobs: parallelism) { i in
       let result = Result {
@@ -29,7 +29,7 @@ public enum Evaluator {
           trace: jobs[i].trace, readSettings: jobs[i].readSettings, annotations: annotations[i],
           settings: settings,
           label: label, tolerance: tolerance, includeCancelled: includeCancelled, criteria: criteria,
-          location: jobs[i].location)
+          location: jobs[i].location, bytesRead: bytesRead)
       }
       traceDone?((try? result.get())?.rows ?? 0)
       return result
@@ -44,9 +44,18 @@ public enum Evaluator {
     trace path: String, readSettings: TraceReadSettings, annotations: [LabeledInterval],
     settings: [RuleSetting],
     label: String? = nil, tolerance: Double, includeCancelled: Bool, criteria: StandardCriteria = .init(),
-    location: DataLocation? = nil
+    location: DataLocation? = nil, bytesRead: (@Sendable (_ bytes: Int) -> Void)? = nil
   ) throws -> TraceEvaluation {
     let stream = try TraceStream(path: path, settings: readSettings, resample: nil)
+    // Progress within the trace: the bytes of its file read since the last block (a compressed
+    // file's, all at its end), so that one long trace shows progress too.
+    let fileSize = stream.input.sizeOnDisk
+    var reported = 0
+    func report(_ position: Int) {
+      guard let bytesRead, position > reported else { return }
+      bytesRead(position - reported)
+      reported = position
+    }
     var detectors = try settings.map { try $0.detector(rate: stream.rate) }
     var found = [[ShakeEvent]](repeating: [], count: settings.count)
     var t0: Double?
@@ -58,7 +67,9 @@ public enum Evaluator {
       if t0 == nil { t0 = block.t[0] }
       t1 = block.t[block.count - 1]
       for k in detectors.indices { found[k] += detectors[k].process(block) }
+      if !stream.input.isCompressed { report(min(stream.input.offset, fileSize ?? .max)) }
     }
+    report(fileSize ?? reported)
     for k in detectors.indices { found[k] += detectors[k].finish() }
     let start = t0 ?? 0
     let duration = t1 - start

@@ -79,7 +79,7 @@ public struct EvaluationReport {
     for kind in kinds {
       list += [
         { kind($0.standard).precision }, { kind($0.standard).recall }, { kind($0.standard).f1 },
-        { kind($0.standard).errorRate },
+        { kind($0.standard).definedErrorRate },
       ]
     }
     list += [{ $0.macroF1(0) }, { $0.macroF1(1) }, { $0.macroF1(2) }]

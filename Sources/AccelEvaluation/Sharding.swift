@@ -505,7 +505,7 @@ public struct PartialEvaluation: Sendable {
   public static func evaluate(
     shard: ShardSpec, header: ShardHeader, jobs: [EvaluationJob], annotations: [[LabeledInterval]],
     plan: EvaluationPlan, matching: MatchingSettings, parallelism: Int? = nil,
-    traceDone: (@Sendable (_ rows: Int) -> Void)? = nil
+    traceDone: (@Sendable (_ rows: Int) -> Void)? = nil, bytesRead: (@Sendable (_ bytes: Int) -> Void)? = nil
   ) throws -> PartialEvaluation {
     let manifest = jobs.first?.location?.file
     let own = shard.owned(jobs)
@@ -517,7 +517,7 @@ public struct PartialEvaluation: Sendable {
           label: matching.label,
           tolerance: matching.tolerance, includeCancelled: matching.includeCancelled,
           criteria: matching.criteria,
-          parallelism: parallelism, traceDone: traceDone)
+          parallelism: parallelism, traceDone: traceDone, bytesRead: bytesRead)
       },
       { try DatasetFingerprint.digests(of: DatasetFingerprint.files(of: ownJobs), parallelism: 1) })
     // Named as the whole dataset's fingerprint names them.

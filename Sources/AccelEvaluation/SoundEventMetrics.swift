@@ -64,6 +64,10 @@ public struct DetectionCounts: Equatable, Sendable {
     return 0 / n + Double(deletions) / n + Double(insertions) / n
   }
 
+  /// The error rate where it is defined: nil without annotations (where sed_eval's `errorRate`
+  /// divides by its eps and reads 4.5e15 per false alarm). Reports show this one.
+  public var definedErrorRate: Double? { nref == 0 ? nil : errorRate }
+
   public static func + (a: DetectionCounts, b: DetectionCounts) -> DetectionCounts {
     DetectionCounts(nref: a.nref + b.nref, nsys: a.nsys + b.nsys, ntp: a.ntp + b.ntp)
   }

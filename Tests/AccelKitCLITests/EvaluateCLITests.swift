@@ -377,7 +377,7 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     try #require(try accelkit([], shell: "command -v script").status == 0, "script (util-linux) is needed")
     let dataset = Paths.packageRoot + "/datasets/test"
     let shown = try accelkit([], shell: "script -qc \"ACCELKIT evaluate '\(dataset)' --format csv >/dev/null\" /dev/null")
-    #expect(shown.stdout.contains("traces: 12/12, ") && shown.stdout.contains(" rows/s") && shown.stdout.hasSuffix("\r\u{1B}[K"), "\(shown.stdout)")
+    #expect(shown.stdout.contains("traces: 12/12 (100% of ") && shown.stdout.contains(" rows/s") && shown.stdout.hasSuffix("\r\u{1B}[K"), "\(shown.stdout)")
     let tuned = try accelkit(
       [], shell: "script -qc \"ACCELKIT tune '\(dataset)' --rule three-peak --trials 4 >/dev/null\" /dev/null")
     #expect(tuned.stdout.contains("trials 1-"), "\(tuned.stdout)")
@@ -388,5 +388,19 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     #expect(detected.stdout.contains("traces: 2/2, "), "\(detected.stdout)")
     let piped = try accelkit(["evaluate", dataset, "--format", "csv"])
     #expect(!piped.stderr.contains("rows/s"))
+  }
+
+  /// One large trace: the line advances with the bytes read within it, with the time left.
+  @Test func progressAdvancesWithinALargeTrace() throws {
+    let dir = Paths.temporaryDirectory()
+    let made = try accelkit(
+      [], shell: "awk 'BEGIN { print \"t,x,y,z\"; for (i = 0; i < 1500000; i++) printf \"%.2f,0.01,0.02,-1\\n\", i / 100 }' > '\(dir)/long.csv'")
+    #expect(made.status == 0)
+    writeFile(dir + "/long.events.csv", "start,end,label\n")
+    writeFile(dir + "/manifest.csv", "trace,events\nlong.csv,long.events.csv\n")
+    let run = try accelkit(
+      [], shell: "script -qc \"ACCELKIT evaluate '\(dir)' --rule seismic --format csv >/dev/null\" /dev/null")
+    let partial = run.stdout.components(separatedBy: "\r").filter { $0.hasPrefix("traces: 0/1 (") }
+    #expect(!partial.isEmpty && partial.allSatisfy { $0.contains("% of 32 MB), about ") && $0.hasSuffix(" left\u{1B}[K") }, "\(run.stdout)")
   }
 }

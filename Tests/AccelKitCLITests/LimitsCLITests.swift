@@ -78,3 +78,50 @@ import Testing
     }
   }
 }
+
+/// What a user notices in reports and help.
+@Suite struct ReportDetailsCLITests {
+  /// A trace without annotations has no error rate (sed_eval divides by its eps and reads
+  /// 4.5e15 per false alarm): empty in the CSV, null in the JSON.
+  @Test func errorRatesWithoutAnnotationsAreUndefined() throws {
+    let dir = Paths.temporaryDirectory()
+    writeFile(dir + "/000.csv", String(decoding: readFile(Paths.packageRoot + "/datasets/test/000.csv")!, as: UTF8.self))
+    writeFile(dir + "/000.events.csv", "start,end,label\n")
+    writeFile(dir + "/manifest.csv", "trace,events\n000.csv,000.events.csv\n")
+    let r = try accelkit(["evaluate", dir, "--rule", "seismic", "-o", dir + "/out", "--json", dir + "/r.json", "--format", "csv"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = String(decoding: readFile(dir + "/out/per-trace.csv")!, as: UTF8.self).split(separator: "\n")
+    let header = rows[0].split(separator: ",", omittingEmptySubsequences: false)
+    let values = rows[1].split(separator: ",", omittingEmptySubsequences: false)
+    #expect(Int(values[header.firstIndex(of: "fp")!])! > 0)
+    for column in ["event_onset_error_rate", "event_onset_offset_error_rate", "segment_error_rate"] {
+      #expect(values[header.firstIndex(of: Substring(column))!] == "", "\(column)")
+    }
+    let json = String(decoding: readFile(dir + "/r.json")!, as: UTF8.self)
+    #expect(!json.contains("4503599627") && json.contains("\"event_onset_error_rate\": null"), "\(json.prefix(400))")
+  }
+
+  /// Reports say which build made them, as --version does.
+  @Test func reportsCarryTheFullVersion() throws {
+    let version = try accelkit(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(version.contains(" (commit "))
+    let dir = Paths.temporaryDirectory()
+    let r = try accelkit([
+      "evaluate", Paths.packageRoot + "/datasets/test", "--rule", "seismic", "-o", dir, "--json", dir + "/r.json",
+      "--format", "csv",
+    ])
+    #expect(r.status == 0)
+    let json = String(decoding: readFile(dir + "/r.json")!, as: UTF8.self)
+    #expect(json.contains("\"version\": \"\(version)\""), "\(json.prefix(300))")
+    let html = String(decoding: readFile(dir + "/index.html")!, as: UTF8.self)
+    #expect(html.contains("accelkit \(version)"))
+  }
+
+  @Test func detectShakesHelpNamesEveryRule() throws {
+    let help = try accelkit(["detect-shakes", "--help"]).stdout
+    for rule in ["three-peak", "angular-change", "seismic", "swing", "orientation-change"] {
+      #expect(help.contains(rule), "\(rule)")
+    }
+    #expect(!help.contains("with the three-peak, angular-change or seismic rule"))
+  }
+}

@@ -167,6 +167,8 @@ public final class ByteInput {
   /// The size in bytes of the data read when it is a regular file (not compressed): readers check
   /// a promised length against it.
   public var regularFileSize: Int? { gzip == nil ? fileSize : nil }
+  /// The size of the file read (compressed or not), or nil for a pipe or a produced input.
+  public var sizeOnDisk: Int? { fileSize }
 
   /// The size of the underlying regular file, compressed or not.
   private var fileSize: Int? {

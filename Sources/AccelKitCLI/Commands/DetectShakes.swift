@@ -13,8 +13,10 @@ import ArgumentParser
 struct DetectShakes: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "detect-shakes",
-    abstract: "Label shakes in traces with the three-peak, angular-change or seismic rule.",
+    abstract: "Label shakes (or orientation changes) in traces with one of accelkit's rules.",
     discussion: """
+      The rules: three-peak (iPhone in Action), angular-change (UIKit's motion events), seismic \
+      (square/seismic), swing (accelkit's own, for real recordings) and orientation-change. \
       Writes events CSV start,end,label,rule,reported,peak_g,count,axis,status (seconds; \
       reported is when a live detector would have announced the event; columns a rule cannot \
       fill are empty). With several traces a trace column comes first; traces are processed in \

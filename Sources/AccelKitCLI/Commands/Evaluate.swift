@@ -138,8 +138,10 @@ struct Evaluate: ParsableCommand {
     }
     try plan.requireAnnotations(of: annotated, label: matching.label, file: labels ?? dataset)
     let shardSpec = try shard.map { try ShardSpec(parsing: $0, key: shardBy) }
+    let ownedJobs = shardSpec.map { spec in spec.owned(jobs).map { jobs[$0] } } ?? jobs
     let progress = ProgressLine(
-      total: shardSpec.map { $0.owned(jobs).count } ?? jobs.count, noun: "traces", quiet: matching.quiet)
+      total: ownedJobs.count, noun: "traces", quiet: matching.quiet,
+      totalBytes: ProgressLine.size(of: ownedJobs.map(\.trace)))
     let settings = MatchingSettings(
       label: matching.label, tolerance: matching.tolerance, includeCancelled: includeCancelled,
       criteria: matching.criteria)
@@ -150,7 +152,8 @@ struct Evaluate: ParsableCommand {
         annotationOptions: annotationOptions, version: AccelKit.fullVersion)
       let partial = try PartialEvaluation.evaluate(
         shard: spec, header: header, jobs: jobs, annotations: annotations, plan: plan, matching: settings,
-        parallelism: matching.jobs, traceDone: { progress.advance(rows: $0) })
+        parallelism: matching.jobs, traceDone: { progress.advance(rows: $0) },
+        bytesRead: { progress.read(bytes: $0) })
       progress.finish()
       try Merge.write(partial.json(), to: output)
       if !matching.quiet {
@@ -170,14 +173,15 @@ struct Evaluate: ParsableCommand {
           jobs: jobs, annotations: annotations, settings: plan.settings, label: settings.label,
           tolerance: settings.tolerance, includeCancelled: settings.includeCancelled,
           criteria: settings.criteria,
-          parallelism: parallelism, traceDone: { progress.advance(rows: $0) })
+          parallelism: parallelism, traceDone: { progress.advance(rows: $0) },
+          bytesRead: { progress.read(bytes: $0) })
       },
       { try DatasetFingerprint.of(dataset: dataset, jobs: jobs, parallelism: 1) })
     progress.finish()
     var result = EvaluationReport(settings: plan.settings, traces: evaluations, sweeping: plan.sweeping)
     result.fingerprint = fingerprint
     let run = RunDescription(
-      version: AccelKit.version, command: ["accelkit"] + CommandLine.arguments.dropFirst(), dataset: dataset,
+      version: AccelKit.fullVersion, command: ["accelkit"] + CommandLine.arguments.dropFirst(), dataset: dataset,
       tolerance: matching.tolerance, label: matching.label)
     try report.publish(
       result, baseline: baseline, run: run, criteria: matching.criteria, output: output

@@ -114,7 +114,7 @@ struct Merge: ParsableCommand {
     let baseline = try report.prepare()
     let dataset = merged.header.datasets.joined(separator: " ")
     let run = RunDescription(
-      version: AccelKit.version, command: ["accelkit"] + CommandLine.arguments.dropFirst(), dataset: dataset,
+      version: AccelKit.fullVersion, command: ["accelkit"] + CommandLine.arguments.dropFirst(), dataset: dataset,
       tolerance: merged.matching.tolerance, label: merged.matching.label)
     try report.publish(
       merged.report(), baseline: baseline, run: run, criteria: merged.matching.criteria, output: output
