@@ -34,6 +34,9 @@ import Testing
       ("letters.csv", Array("t,x,y,z\n0,a,b,c\n".utf8), 65),
       ("short.csv", Array("t,x,y,z\n0,0,0\n".utf8), 65),
       ("shifted.csv", Array("t,x,y,z\n0,0,0,1\n0.01,0,0,1,3\n".utf8), 65),
+      ("joined.csv", Array("t,x,y,z\n0,0,0,1\n0.01,0,0,1\n0.02,0,0,1\n0.01,0,0,1\n0.03,0,0,1\n".utf8), 65),
+      ("decreasing.csv", Array("t,x,y,z\n3,0,0,1\n2,0,0,1\n1,0,0,1\n".utf8), 65),
+      ("repeated.csv", Array("t,x,y,z\n0,0,0,1\n0,0,0,1\n".utf8), 65),
     ]
     var out: [(String, Int32)] = []
     for (name, bytes, code) in files {
