@@ -13,6 +13,24 @@ public struct TraceEvaluation: Sendable {
   public var metrics: [Metrics]
   /// Per setting: the counted detections with the annotation each matched.
   public var detections: [[(detection: LabeledInterval, match: LabeledInterval?)]]
+  /// The manifest's source and position of the trace.
+  public var group = TraceGroup()
+}
+
+/// Where a trace comes from and where its device was worn, as a manifest says (either may be
+/// unknown).
+public struct TraceGroup: Hashable, Sendable, Comparable {
+  public var source: String?
+  public var position: String?
+
+  public init(source: String? = nil, position: String? = nil) {
+    self.source = source
+    self.position = position
+  }
+
+  public static func < (a: TraceGroup, b: TraceGroup) -> Bool {
+    (a.source ?? "", a.position ?? "") < (b.source ?? "", b.position ?? "")
+  }
 }
 
 public enum Evaluator {
@@ -30,6 +48,10 @@ public enum Evaluator {
           settings: settings,
           label: label, tolerance: tolerance, includeCancelled: includeCancelled, criteria: criteria,
           location: jobs[i].location, bytesRead: bytesRead)
+      }.map { evaluation -> TraceEvaluation in
+        var e = evaluation
+        e.group = jobs[i].group
+        return e
       }
       traceDone?((try? result.get())?.rows ?? 0)
       return result

@@ -15,11 +15,17 @@ public struct ManifestEntry: Equatable, Sendable {
   public var units: String?
   public var convention: String?
   public var split: String?
+  /// Where the recording comes from (a data set, a lab, a device) and where the device was worn
+  /// (pocket, waist, wrist, hand, bag...): reports give false alarms per hour for each, so a
+  /// regression in one cannot hide in the average.
+  public var source: String?
+  public var position: String?
   /// The manifest line, for messages.
   public var line: Int
 }
 
-/// `DATASET/manifest.csv`: `trace,events[,preset][,rate][,units][,convention][,split]`, paths
+/// `DATASET/manifest.csv`: `trace,events[,preset][,rate][,units][,convention][,split][,source]
+/// [,position]`, paths
 /// relative to the dataset folder; other columns are ignored. Paths must stay inside the folder
 /// (no absolute paths, no `..` out of it, links resolved) unless `allowOutsidePaths`: a manifest is
 /// data, and a dataset from elsewhere must not make accelkit read (and quote) other files.
@@ -61,7 +67,8 @@ public enum Manifest {
       }
       let entry = ManifestEntry(
         trace: resolve(trace), events: resolve(events), preset: field(column("preset")), rate: rate,
-        units: field(column("units")), convention: field(column("convention")), split: field(column("split")), line: k + 1)
+        units: field(column("units")), convention: field(column("convention")), split: field(column("split")),
+        source: field(column("source")), position: field(column("position")), line: k + 1)
       for (file, i) in [(entry.trace, ti), (entry.events, ei)] {
         let location = DataLocation(file: path, line: k + 1, column: i + 1)
         guard fileExistsAt(file) else {

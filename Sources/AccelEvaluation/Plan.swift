@@ -251,6 +251,8 @@ public struct EvaluationJob: Sendable {
   public var readSettings: TraceReadSettings
   /// The manifest row, for messages.
   public var location: DataLocation?
+  /// The manifest's `source` and `position` of the trace, for the per-group figures.
+  public var group = TraceGroup()
 
   /// The jobs of a dataset (a folder with manifest.csv, or a manifest), or one trace with its
   /// `labels`. A manifest row's preset, rate, units and convention apply over `options` (the
@@ -286,7 +288,9 @@ public struct EvaluationJob: Sendable {
         }
         s.convention = v
       }
-      return EvaluationJob(trace: entry.trace, events: entry.events, readSettings: s, location: location)
+      var job = EvaluationJob(trace: entry.trace, events: entry.events, readSettings: s, location: location)
+      job.group = TraceGroup(source: entry.source, position: entry.position)
+      return job
     }
   }
 

@@ -201,6 +201,7 @@ public struct EvaluationReport {
       let order = ranking().map { i in "\(settings[i]) (\(f(summary[i].f1)))" }
       text += "ranked by F1, then fewer false alarms: " + order.joined(separator: ", ") + "\n"
     }
+    if hasGroups && !sweeping { text += groupTable() }
     return text
   }
 
@@ -226,6 +227,7 @@ public struct EvaluationReport {
       ("summary.csv", summaryCSV()), ("per-trace.csv", perTraceCSV()), ("detections.csv", detectionsCSV()),
     ]
     if sweeping { files.append(("sweep.csv", sweepCSV())) }
+    if hasGroups { files.append(("groups.csv", groupsCSV())) }
     if let fingerprint { files.append(("dataset.sha256", fingerprint.listing)) }
     return files
   }

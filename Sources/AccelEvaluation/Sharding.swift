@@ -589,7 +589,8 @@ public struct PartialEvaluation: Sendable {
     let e = t.evaluation
     var text = "{\"index\": \(t.index), \"path\": \(jsonString(t.path)), \"name\": \(jsonString(e.name)), "
     text += "\"start\": \(PartialJSON.number(e.start)), \"duration\": \(PartialJSON.number(e.duration)), "
-    text += "\"rows\": \(e.rows),\n \"files\": [\(t.files.map(PartialJSON.file).joined(separator: ", "))],\n"
+    text += "\"rows\": \(e.rows), \"source\": \(e.group.source.map(jsonString) ?? "null"), "
+    text += "\"position\": \(e.group.position.map(jsonString) ?? "null"),\n \"files\": [\(t.files.map(PartialJSON.file).joined(separator: ", "))],\n"
     text += " \"annotations\": [\(t.annotations.map(PartialJSON.interval).joined(separator: ", "))],\n"
     text += " \"results\": [\n"
     text += e.metrics.indices.map { k -> String in
@@ -639,10 +640,11 @@ public struct PartialEvaluation: Sendable {
             return (try r.interval(pair[0], "a detection"), match)
           })
       }
-      let evaluation = TraceEvaluation(
+      var evaluation = TraceEvaluation(
         name: try r.string(item["name"], "name"), start: try r.double(item["start"], "start"),
         duration: duration, rows: try r.int(item["rows"], "rows"),
         metrics: metrics, detections: detections)
+      evaluation.group = TraceGroup(source: item["source"]?.string, position: item["position"]?.string)
       return PartialTrace(
         index: index, path: try r.string(item["path"], "path"), files: files, annotations: annotations,
         evaluation: evaluation)

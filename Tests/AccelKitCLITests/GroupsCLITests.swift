@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The manifest's source and position columns: evaluate reports false alarms per hour and F1 per
+/// source and per position (stdout and groups.csv), and a sharded run merges into the same file.
+@Suite struct GroupsCLITests {
+  /// datasets/test with a source and a position for each trace.
+  static func dataset() throws -> String {
+    let dir = Paths.temporaryDirectory()
+    let test = Paths.packageRoot + "/datasets/test"
+    let manifest = String(decoding: readFile(test + "/manifest.csv")!, as: UTF8.self).split(separator: "\n")
+    var text = String(manifest[0]) + ",source,position\n"
+    for (k, row) in manifest.dropFirst().enumerated() {
+      text += String(row) + (k % 2 == 0 ? ",lab-a" : ",lab-b") + (k % 3 == 0 ? ",wrist\n" : ",pocket\n")
+    }
+    writeFile(dir + "/manifest.csv", text)
+    for name in try FileManager.default.contentsOfDirectory(atPath: test) where name != "manifest.csv" {
+      try FileManager.default.copyItem(atPath: test + "/" + name, toPath: dir + "/" + name)
+    }
+    return dir
+  }
+
+  @Test func evaluateReportsEachSourceAndPosition() throws {
+    let dataset = try Self.dataset()
+    let out = Paths.temporaryDirectory()
+    let r = try accelkit(["evaluate", dataset, "--rule", "seismic", "--rule", "swing", "-o", out + "/whole", "--format", "table"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("seismic defaults, per source and position:"), "\(r.stdout)")
+    for name in ["source    lab-a", "source    lab-b", "position  pocket", "position  wrist"] {
+      #expect(r.stdout.contains(name), "\(name)")
+    }
+    let groups = String(decoding: readFile(out + "/whole/groups.csv")!, as: UTF8.self).split(separator: "\n")
+    #expect(groups.count == 1 + 2 * 4, "\(groups)")
+    // Two shards merged: the same file, byte for byte.
+    for k in 1...2 {
+      let shard = try accelkit([
+        "evaluate", dataset, "--rule", "seismic", "--rule", "swing", "--shard", "\(k)/2", "-o", out + "/part\(k)", "--quiet",
+      ])
+      #expect(shard.status == 0, "\(shard.stderr)")
+    }
+    let merged = try accelkit(["merge", out + "/part1", out + "/part2", "-o", out + "/merged", "--format", "csv"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(readFile(out + "/merged/groups.csv") == readFile(out + "/whole/groups.csv"))
+  }
+}
