@@ -107,21 +107,48 @@ public struct TuningObjective: Sendable, Equatable {
     }
   }
 
+  /// The score of one result: summed over all its traces, or, with `groups` (the metrics of
+  /// each source), by the worst source: every bound must hold on every source where its metric
+  /// is defined (the misses add up), and the objective is the worst source's value among those
+  /// where it is defined (F1 only where there are annotations).
+  public func score(_ total: Metrics, groups: [Metrics]? = nil) -> TuningScore {
+    guard let groups, !groups.isEmpty else {
+      return TuningScore(
+        violation: violation(total), objective: Self.value(metric, total),
+        falseAlarmsPerHour: total.falseAlarmsPerHour)
+    }
+    var miss = 0.0
+    for g in groups {
+      for c in constraints {
+        guard let v = EvaluationReport.value(c.metric, g) else { continue }
+        miss += max(0, c.atMost ? v - c.limit : c.limit - v)
+      }
+    }
+    let values = groups.compactMap { EvaluationReport.value(metric, $0) }
+    let worst = values.isEmpty ? Self.value(metric, total) : (maximize ? values.min()! : values.max()!)
+    return TuningScore(violation: miss, objective: worst, falseAlarmsPerHour: total.falseAlarmsPerHour)
+  }
+
   /// Whether `a` is a better result than `b`: feasible before infeasible, then the objective,
   /// then fewer false alarms, then the earlier trial.
-  func isBetter(_ a: (Metrics, Int), than b: (Metrics, Int)) -> Bool {
-    let va = violation(a.0)
-    let vb = violation(b.0)
+  func isBetter(_ a: (TuningScore, Int), than b: (TuningScore, Int)) -> Bool {
+    let (va, vb) = (a.0.violation, b.0.violation)
     if (va == 0) != (vb == 0) { return va == 0 }
     if va != vb { return va < vb }
-    let oa = Self.value(metric, a.0)
-    let ob = Self.value(metric, b.0)
+    let (oa, ob) = (a.0.objective, b.0.objective)
     if oa != ob { return maximize ? oa > ob : oa < ob }
     if a.0.falseAlarmsPerHour != b.0.falseAlarmsPerHour {
       return a.0.falseAlarmsPerHour < b.0.falseAlarmsPerHour
     }
     return a.1 < b.1
   }
+}
+
+/// How good a trial is: how far it misses the bounds, its objective and its false alarms.
+public struct TuningScore: Sendable, Equatable {
+  public var violation: Double
+  public var objective: Double
+  public var falseAlarmsPerHour: Double
 }
 
 /// A tuning run's settings.
@@ -135,6 +162,14 @@ public struct TuningSettings: Sendable {
   public var seed: UInt64 = 1
   /// Folds for the cross-validated estimate (traces i, i + k, i + 2k, ... form fold i).
   public var folds = 5
+  /// Per trace, the index of its source in `groupNames` (the manifest's `source`), when known.
+  public var groups: [Int]? = nil
+  public var groupNames: [String] = []
+  /// Cross-validate by leaving one source out at a time (positives and negatives alike) instead
+  /// of by folds of traces.
+  public var foldsBySource = false
+  /// Choose by the worst source: bounds on every source, the worst source's objective.
+  public var worstSource = false
 
   public init(rule: String, space: [SearchDimension]) {
     self.rule = rule
@@ -162,6 +197,17 @@ public struct TuningResult: Sendable {
   /// Per fold: the traces held out, the trial chosen on the others, and its metrics on the held
   /// out traces.
   public var folds: [(traces: [Int], chosen: Int, heldOut: Metrics)]
+}
+
+extension TuningSettings {
+  /// The score of `trial` over `traces`: by the worst source with `worstSource`, else summed.
+  public func score(_ trial: TuningTrial, over traces: [Int]) -> TuningScore {
+    let total = traces.count == trial.perTrace.count ? trial.total : traces.reduce(Metrics()) { $0 + trial.perTrace[$1] }
+    guard worstSource, let groups else { return objective.score(total) }
+    var perGroup: [Int: Metrics] = [:]
+    for i in traces { perGroup[groups[i], default: Metrics()] = perGroup[groups[i], default: Metrics()] + trial.perTrace[i] }
+    return objective.score(total, groups: perGroup.keys.sorted().map { perGroup[$0]! })
+  }
 }
 
 public enum Tuner {
@@ -320,9 +366,9 @@ public enum Tuner {
     var width = 0.15
     for r in 0..<rounds where trials.count < settings.trials {
       let perRound = r == rounds - 1 ? settings.trials - trials.count : perRound
-      let ranked = trials.indices.sorted {
-        settings.objective.isBetter((trials[$0].total, $0), than: (trials[$1].total, $1))
-      }
+      let all = Array(0..<traceCount)
+      let scores = trials.map { settings.score($0, over: all) }
+      let ranked = trials.indices.sorted { settings.objective.isBetter((scores[$0], $0), than: (scores[$1], $1)) }
       let parents = ranked.prefix(4).map { trials[$0] }
       var round: [RuleSetting] = []
       attempts = 0
@@ -341,13 +387,22 @@ public enum Tuner {
 
     let objective = settings.objective
     func bestTrial(over traces: [Int]) -> Int {
-      let totals = trials.map { trial in traces.reduce(Metrics()) { $0 + trial.perTrace[$1] } }
-      return totals.indices.min { objective.isBetter((totals[$0], $0), than: (totals[$1], $1)) }!
+      let scores = trials.map { settings.score($0, over: traces) }
+      return scores.indices.min { objective.isBetter((scores[$0], $0), than: (scores[$1], $1)) }!
     }
     let best = bestTrial(over: Array(0..<traceCount))
     var folds: [(traces: [Int], chosen: Int, heldOut: Metrics)] = []
     let k2 = min(settings.folds, traceCount)
-    if k2 >= 2 {
+    if settings.foldsBySource, let groups = settings.groups {
+      // Leave one source out: the choice on every other source, scored on the one left out.
+      for g in Set(groups).sorted() {
+        let heldOut = (0..<traceCount).filter { groups[$0] == g }
+        let rest = (0..<traceCount).filter { groups[$0] != g }
+        guard !rest.isEmpty else { continue }
+        let chosen = bestTrial(over: rest)
+        folds.append((heldOut, chosen, heldOut.reduce(Metrics()) { $0 + trials[chosen].perTrace[$1] }))
+      }
+    } else if k2 >= 2 {
       for f in 0..<k2 {
         let heldOut = Array(stride(from: f, to: traceCount, by: k2))
         let rest = (0..<traceCount).filter { $0 % k2 != f }
@@ -380,9 +435,14 @@ extension TuningResult {
   /// The cross-validated estimate: per fold, the trial chosen on the other folds and how it did
   /// on the held-out traces.
   public func foldsCSV() -> String {
-    var text = "fold,traces,chosen_trial,params,tp,fp,fn,precision,recall,f1,false_alarms_per_hour\n"
+    let bySource = settings.foldsBySource && settings.groups != nil
+    var text = (bySource ? "held_out_source," : "")
+      + "fold,traces,chosen_trial,params,tp,fp,fn,precision,recall,f1,false_alarms_per_hour\n"
     for (f, fold) in folds.enumerated() {
       let m = fold.heldOut
+      if bySource, let first = fold.traces.first, let g = settings.groups?[first] {
+        text += csvField(settings.groupNames[g]) + ","
+      }
       text += "\(f + 1),\(fold.traces.count),\(fold.chosen),\(trials[fold.chosen].setting.parameterText),"
       text +=
         "\(m.tp),\(m.fp),\(m.fn),\(formatNumber(m.precision)),\(formatNumber(m.recall)),\(formatNumber(m.f1)),"

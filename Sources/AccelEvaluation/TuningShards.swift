@@ -194,7 +194,10 @@ public struct PartialTuning: Sendable {
     text += "], \"objective\": [\(jsonString(o.metric)), \(o.maximize), ["
     text += o.constraints.map { "[\(jsonString($0.metric)), \($0.atMost), \(n($0.limit))]" }.joined(
       separator: ", ")
-    text += "]], \"trials\": \(t.trials), \"seed\": \"\(t.seed)\", \"folds\": \(t.folds)}"
+    text += "]], \"trials\": \(t.trials), \"seed\": \"\(t.seed)\", \"folds\": \(t.folds), "
+    text += "\"sources\": [\(t.groupNames.map(jsonString).joined(separator: ", "))], "
+    text += "\"trace_sources\": \(t.groups.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" } ?? "null"), "
+    text += "\"cv_by_source\": \(t.foldsBySource), \"worst_source\": \(t.worstSource)}"
     return text
   }
 
@@ -248,6 +251,15 @@ public struct PartialTuning: Sendable {
     }
     tuning.seed = seed
     tuning.folds = try r.int(t["folds"], "folds")
+    tuning.groupNames = t["sources"]?.array?.compactMap(\.string) ?? []
+    tuning.groups = t["trace_sources"]?.array?.map { Int($0.number ?? -1) }
+    if let groups = tuning.groups {
+      guard groups.count == header.traceCount, groups.allSatisfy({ tuning.groupNames.indices.contains($0) }) else {
+        throw r.fail("its trace sources do not fit its traces")
+      }
+    }
+    tuning.foldsBySource = t["cv_by_source"] == .bool(true)
+    tuning.worstSource = t["worst_source"] == .bool(true)
     self.tuning = tuning
     let traceCount = header.traceCount
     func round(_ v: JSONValue) throws -> TuningRound {

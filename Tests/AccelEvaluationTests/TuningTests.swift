@@ -79,3 +79,70 @@ import Testing
     #expect(front.contains(r.best))
   }
 }
+
+/// Choosing by the worst source, and leaving one source out.
+@Suite struct WorstSourceTuningTests {
+  /// Three traces from three sources, scored by seismic's threshold: source 0 holds shakes found
+  /// best near 1.3 g; source 1 is negatives that raise false alarms below 1.8 g; source 2 is
+  /// negatives quiet at any threshold. On the sum, a low threshold wins (the false alarms are
+  /// diluted over three hours); by the worst source, the bound on false alarms holds only from
+  /// 1.8 g.
+  static func score(_ batch: [RuleSetting]) -> [[Metrics]] {
+    func threshold(_ s: RuleSetting) -> Double { s.assignments.first { $0.name == "threshold" }?.value ?? 1.3 }
+    let shakes = batch.map { s -> Metrics in
+      var m = Metrics()
+      m.duration = 3600
+      m.tp = max(0, 10 - Int((abs(threshold(s) - 1.3) * 10).rounded()))
+      m.fn = 10 - m.tp
+      return m
+    }
+    let noisy = batch.map { s -> Metrics in
+      var m = Metrics()
+      m.duration = 3600
+      m.fp = threshold(s) < 1.8 ? 2 : 0
+      return m
+    }
+    let quiet = batch.map { _ -> Metrics in
+      var m = Metrics()
+      m.duration = 3600
+      return m
+    }
+    return [shakes, noisy, quiet]
+  }
+
+  static func settings(worst: Bool, bySource: Bool) -> TuningSettings {
+    var s = TuningSettings(rule: "seismic", space: [SearchDimension("threshold", 1.05, 2.5)])
+    s.trials = 60
+    s.seed = 5
+    s.objective = TuningObjective(
+      metric: "f1", maximize: true,
+      constraints: try! TuningObjective.parseConstraints("false_alarms_per_hour<=1"))
+    s.groups = [0, 1, 2]
+    s.groupNames = ["shakes", "noisy", "quiet"]
+    s.worstSource = worst
+    s.foldsBySource = bySource
+    return s
+  }
+
+  @Test func theWorstSourceBoundsTheChoice() throws {
+    let summed = try Tuner.run(Self.settings(worst: false, bySource: false), traceCount: 3, evaluate: Self.score)
+    let worst = try Tuner.run(Self.settings(worst: true, bySource: false), traceCount: 3, evaluate: Self.score)
+    let low = summed.trials[summed.best].setting.assignments[0].value
+    let high = worst.trials[worst.best].setting.assignments[0].value
+    #expect(low < 1.8, "on the sum, 2 false alarms over 3 hours meet the bound: \(low)")
+    #expect(high >= 1.8, "by the worst source, the noisy one must meet it too: \(high)")
+    let chosen = worst.trials[worst.best]
+    #expect(worst.settings.score(chosen, over: [0, 1, 2]).violation == 0)
+    #expect(worst.settings.score(summed.trials[summed.best], over: [0, 1, 2]).violation > 0)
+  }
+
+  @Test func leavingOneSourceOutHoldsEachSourceOutOnce() throws {
+    let result = try Tuner.run(Self.settings(worst: true, bySource: true), traceCount: 3, evaluate: Self.score)
+    #expect(result.folds.map(\.traces) == [[0], [1], [2]])
+    let csv = result.foldsCSV().split(separator: "\n")
+    #expect(csv[0].hasPrefix("held_out_source,fold,traces,"))
+    #expect(csv[1].hasPrefix("shakes,1,1,") && csv[2].hasPrefix("noisy,2,1,") && csv[3].hasPrefix("quiet,3,1,"))
+    // Held out, the shakes are scored with the choice made on negatives alone.
+    #expect(result.folds[0].heldOut.tp + result.folds[0].heldOut.fn == 10)
+  }
+}

@@ -44,3 +44,44 @@ import Testing
     #expect(readFile(out + "/merged/groups.csv") == readFile(out + "/whole/groups.csv"))
   }
 }
+
+/// tune --cv source --worst-source: folds by source, and a sharded search that merges into the
+/// same choice.
+@Suite struct SourceTuningCLITests {
+  @Test func tuneBySourceShardedEqualsOneRun() throws {
+    let dataset = try GroupsCLITests.dataset()
+    let out = Paths.temporaryDirectory()
+    let common = [
+      "tune", dataset, "--rule", "seismic", "--cv", "source", "--worst-source", "--subject-to",
+      "false_alarms_per_hour<=400", "--trials", "12", "--quiet",
+    ]
+    let whole = try accelkit(common + ["-o", out + "/whole"])
+    #expect(whole.status == 0, "\(whole.stderr)")
+    #expect(whole.stdout.contains("cross-validated (2 folds, one source left out at a time)"), "\(whole.stdout)")
+    let folds = String(decoding: readFile(out + "/whole/folds.csv")!, as: UTF8.self).split(separator: "\n")
+    #expect(folds.count == 3 && folds[1].hasPrefix("lab-a,1,") && folds[2].hasPrefix("lab-b,2,"), "\(folds)")
+    // A round at a time over two shards, resumed until finished.
+    var state: String? = nil
+    for round in 0..<6 {
+      for k in 1...2 {
+        let r = try accelkit(
+          common + ["--shard", "\(k)/2", "-o", out + "/r\(round)-\(k)"] + (state.map { ["--resume", $0] } ?? []))
+        #expect(r.status == 0, "\(r.stderr)")
+      }
+      let merged = try accelkit(["merge", out + "/r\(round)-1", out + "/r\(round)-2", "-o", out + "/m\(round)"])
+      #expect(merged.status == 0, "\(merged.stderr)")
+      state = out + "/m\(round)/partial.json"
+      if FileManager.default.fileExists(atPath: out + "/m\(round)/best.params") {
+        #expect(readFile(out + "/m\(round)/folds.csv") == readFile(out + "/whole/folds.csv"))
+        #expect(readFile(out + "/m\(round)/trials.csv") == readFile(out + "/whole/trials.csv"))
+        return
+      }
+    }
+    Issue.record("the sharded search did not finish in six rounds")
+  }
+
+  @Test func oneSourceIsAUsageError() throws {
+    let r = try accelkit(["tune", Paths.packageRoot + "/datasets/test", "--rule", "seismic", "--cv", "source", "--trials", "4"])
+    #expect(r.status == 64 && r.stderr.contains("--cv source needs traces from two sources or more"), "\(r.stderr)")
+  }
+}

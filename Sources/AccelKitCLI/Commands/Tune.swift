@@ -21,7 +21,9 @@ struct Tune: ParsableCommand {
       least) and has the best --maximize (or --minimize) metric; ties go to fewer false alarms, \
       then to the earlier trial. --folds K also estimates how well the choice generalises: for \
       each fold of traces (trace i in fold i mod K), the best trial on the other folds is scored \
-      on it (the held-out metrics are summed).
+      on it (the held-out metrics are summed); --cv source leaves one source out at a time \
+      instead. --worst-source chooses by the worst source (the manifest's source column): \
+      bounds on every source, the worst source's objective.
 
       -o DIR writes best.params (for --params-file of evaluate and detect-shakes), trials.csv \
       (every trial), folds.csv and pareto.svg (F1 against false alarms per hour, the Pareto \
@@ -32,6 +34,7 @@ struct Tune: ParsableCommand {
         accelkit tune datasets/train --rule swing --trials 60 -o tuned
         accelkit tune datasets/train --rule three-peak --subject-to 'false_alarms_per_hour<=5' --trials 60 -o tuned-fa
         accelkit tune datasets/train --rule seismic --maximize segment_f1 --trials 40 --folds 4 -o tuned-segments
+        accelkit tune datasets/train datasets/real-negatives --allow-outside-paths --rule seismic --cv source --worst-source --subject-to 'false_alarms_per_hour<=5' --trials 20 -o tuned-worst
         accelkit evaluate datasets/test --params-file tuned/best.params
       """)
 
@@ -71,6 +74,21 @@ struct Tune: ParsableCommand {
 
   @Option(help: "Folds of traces for the cross-validated estimate (0 or 1: none).")
   var folds: Int = 5
+
+  enum CrossValidation: String, ExpressibleByArgument, CaseIterable {
+    case trace, source
+  }
+
+  @Option(
+    help: ArgumentHelp(
+      "Cross-validate by folds of traces (--folds), or by leaving one source out at a time (the manifest's source column; positives and negatives alike).",
+      valueName: "trace|source"))
+  var cv: CrossValidation = .trace
+
+  @Flag(
+    help:
+      "Choose by the worst source: every --subject-to bound must hold on every source (where its metric is defined) and the objective is the worst source's.")
+  var worstSource = false
 
   @Option(
     name: .customLong("space"),
@@ -166,6 +184,18 @@ struct Tune: ParsableCommand {
     }
     let annotationOptions = try matching.annotationOptions()
     let annotations = try jobs.map { try $0.annotations(annotationOptions) }
+    if cv == .source || worstSource {
+      let names = jobs.map { $0.group.source ?? "unknown" }
+      settings.groupNames = Array(Set(names)).sorted()
+      settings.groups = names.map { settings.groupNames.firstIndex(of: $0)! }
+      settings.foldsBySource = cv == .source
+      settings.worstSource = worstSource
+      guard settings.groupNames.count >= 2 else {
+        throw AccelError.usage(
+          "\(cv == .source ? "--cv source" : "--worst-source") needs traces from two sources or more; the manifests name \(settings.groupNames.count == 1 ? "one (\(settings.groupNames[0]))" : "none")",
+          hint: "give the manifests a source column, or tune on datasets from several sources")
+      }
+    }
     if let shard, let output {
       let spec = try ShardSpec(parsing: shard, key: shardBy)
       let header = try ShardHeader(
@@ -240,11 +270,14 @@ struct Tune: ParsableCommand {
     let aim = result.settings.objective.metric
     let standard = EvaluationReport.standardColumns.contains(aim)
     if standard { summary += ", \(aim) \(formatSignificant(EvaluationReport.value(aim, m), digits: 4))" }
+    let bySource = result.settings.worstSource ? " on every source" : ""
     summary +=
-      result.settings.objective.violation(m) == 0 ? "\n" : " (misses --subject-to: no trial meets it)\n"
+      result.settings.score(best, over: Array(best.perTrace.indices)).violation == 0
+      ? "\n" : " (misses --subject-to\(bySource): no trial meets it)\n"
     if let cv = result.crossValidated {
+      let heldOut = result.settings.foldsBySource ? "one source left out at a time" : "held-out traces"
       summary +=
-        "  cross-validated (\(result.folds.count) folds, held-out traces): f1 \(cFormat("%.4g", cv.f1)), "
+        "  cross-validated (\(result.folds.count) folds, \(heldOut)): f1 \(cFormat("%.4g", cv.f1)), "
       summary += "precision \(cFormat("%.4g", cv.precision)), recall \(cFormat("%.4g", cv.recall)), "
       summary += "false alarms per hour \(cFormat("%.4g", cv.falseAlarmsPerHour))"
       if standard { summary += ", \(aim) \(formatSignificant(EvaluationReport.value(aim, cv), digits: 4))" }
