@@ -67,6 +67,19 @@ public struct TimeOrderCheck: Sendable {
     return drop
   }
 
+  /// Checks a block about to be returned (see `check`) and applies the policy: the block without
+  /// the rows dropped, counted in `skipped` (and `firstSkipped`, when none came before); nil when
+  /// every row was dropped (the reader reads on).
+  public mutating func filter(
+    _ block: SampleBlock, skipped: inout Int, firstSkipped: inout AccelError?, locate: (Int) -> DataLocation
+  ) throws -> SampleBlock? {
+    let drop = try check(block.t, locate: locate)
+    if drop.isEmpty { return block }
+    skipped += drop.count
+    if firstSkipped == nil { firstSkipped = firstError }
+    return drop.count < block.count ? block.removing(rows: drop) : nil
+  }
+
   static func error(time: Double, previous: Double, at location: DataLocation) -> AccelError {
     let what = time == previous ? "repeats the time before it" : "goes back from \(formatNumber(previous)) s"
     return .data(

@@ -19,17 +19,13 @@ public struct TraceEvaluation: Sendable {
 
 /// Where a trace comes from and where its device was worn, as a manifest says (either may be
 /// unknown).
-public struct TraceGroup: Hashable, Sendable, Comparable {
+public struct TraceGroup: Hashable, Sendable {
   public var source: String?
   public var position: String?
 
   public init(source: String? = nil, position: String? = nil) {
     self.source = source
     self.position = position
-  }
-
-  public static func < (a: TraceGroup, b: TraceGroup) -> Bool {
-    (a.source ?? "", a.position ?? "") < (b.source ?? "", b.position ?? "")
   }
 }
 

@@ -99,10 +99,11 @@ public struct TuningObjective: Sendable, Equatable {
   }
 
   /// How far `m` is outside the constraints (0 when it meets them all), each bound's miss in its
-  /// metric's own units.
-  public func violation(_ m: Metrics) -> Double {
+  /// metric's own units. An undefined metric counts as 0 (the worst for precision, recall and F1),
+  /// or, `skippingUndefined`, does not count (a source without annotations has no recall).
+  public func violation(_ m: Metrics, skippingUndefined: Bool = false) -> Double {
     constraints.reduce(0) { sum, c in
-      let v = Self.value(c.metric, m)
+      guard let v = EvaluationReport.value(c.metric, m) ?? (skippingUndefined ? nil : 0) else { return sum }
       return sum + max(0, c.atMost ? v - c.limit : c.limit - v)
     }
   }
@@ -117,13 +118,7 @@ public struct TuningObjective: Sendable, Equatable {
         violation: violation(total), objective: Self.value(metric, total),
         falseAlarmsPerHour: total.falseAlarmsPerHour)
     }
-    var miss = 0.0
-    for g in groups {
-      for c in constraints {
-        guard let v = EvaluationReport.value(c.metric, g) else { continue }
-        miss += max(0, c.atMost ? v - c.limit : c.limit - v)
-      }
-    }
+    let miss = groups.reduce(0) { $0 + violation($1, skippingUndefined: true) }
     let values = groups.compactMap { EvaluationReport.value(metric, $0) }
     let worst = values.isEmpty ? Self.value(metric, total) : (maximize ? values.min()! : values.max()!)
     return TuningScore(violation: miss, objective: worst, falseAlarmsPerHour: total.falseAlarmsPerHour)

@@ -248,13 +248,10 @@ public final class CSVTraceReader: TraceSource {
       guard let block = try nextRows() else { return nil }
       guard columns.hasTime else { return block }
       let timeColumn = (columns.targets.firstIndex(of: 0) ?? 0) + 1
-      let drop = try timeOrder.check(block.t) { [self] i in
-        DataLocation(file: input.name, line: line(ofRow: i), column: timeColumn)
+      let kept = try timeOrder.filter(block, skipped: &skippedRows, firstSkipped: &firstSkippedError) {
+        DataLocation(file: input.name, line: line(ofRow: $0), column: timeColumn)
       }
-      if drop.isEmpty { return block }
-      skippedRows += drop.count
-      if firstSkippedError == nil { firstSkippedError = timeOrder.firstError }
-      if drop.count < block.count { return block.removing(rows: drop) }
+      if let kept { return kept }
     }
   }
 

@@ -9,6 +9,8 @@ public struct TraceDescription: Sendable {
   public var summary: TraceSummary
   public var metadata: TraceMetadata
   public var warnings: [String]
+  /// Where the time stamps first fail to advance, when they do (also among `warnings`).
+  public var timeOrderWarning: String?
   /// Rows skipped with `--skip-bad-rows`, and the first one's error.
   public var skippedRows: Int
   public var firstSkippedError: AccelError?
@@ -21,22 +23,18 @@ public struct TraceDescription: Sendable {
     var summary = TraceSummary()
     try BackgroundStage<SampleBlock>(depth: 2) { summary.add($0) }.consume(source.next)
     let skips = source as? SkipReporting
-    var warnings = warnings(summary, source.metadata)
+    // Where the times first fail to advance comes from the reader, which knows the line.
+    var timeOrderWarning: String? = nil
     if let order = skips?.timeOrder, order.policy == .report, let first = order.firstError {
-      // Where, from the reader (the summary counts samples, not lines).
-      warnings.removeAll { $0.hasPrefix(Self.nonIncreasingPrefix(summary.nonIncreasing)) }
-      warnings.append(
+      timeOrderWarning =
         "\(order.count) time stamp\(order.count == 1 ? " does" : "s do") not advance; the first: \(first.message)"
-          + " (every other command stops there; --skip-bad-rows drops such rows)")
+        + " (every other command stops there; --skip-bad-rows drops such rows)"
     }
     return TraceDescription(
       name: source.metadata.name, summary: summary, metadata: source.metadata,
-      warnings: warnings, skippedRows: skips?.skippedRows ?? 0,
+      warnings: warnings(summary, source.metadata) + (timeOrderWarning.map { [$0] } ?? []),
+      timeOrderWarning: timeOrderWarning, skippedRows: skips?.skippedRows ?? 0,
       firstSkippedError: skips?.firstSkippedError)
-  }
-
-  static func nonIncreasingPrefix(_ count: Int) -> String {
-    "\(count) timestamp\(count == 1 ? " does" : "s do") not increase"
   }
 
   /// The Earth's field is 25-65 µT at the surface; a norm outside 20-70 µT is a disturbance, an
@@ -60,16 +58,8 @@ public struct TraceDescription: Sendable {
         )
       }
     }
-    if metadata.nominalRate == nil, let rate = s.estimatedRate, let text = TraceStream.implausibleRate(rate),
-      !w.contains(where: { $0.hasPrefix("its timestamps give a sample rate") })
-    {
-      w.append(text)
-    }
-    if s.nonIncreasing > 0 {
-      w.append(
-        nonIncreasingPrefix(s.nonIncreasing) + " "
-          + "(the first at sample \(s.firstNonIncreasingSample!)): check --time-unit and the time column")
-    }
+    // An implausible rate and times that do not advance are the reader's to say (its notes, and
+    // the time-order warning with the line).
     if let jitter = s.relativeJitter, jitter > 0.05 {
       w.append(
         "sample intervals jitter by \(short(jitter * 100))% of the median: filters assume a uniform rate; "

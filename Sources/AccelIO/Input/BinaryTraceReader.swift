@@ -117,17 +117,15 @@ public final class BinaryTraceReader: TraceSource {
       guard let block = try nextRows() else { return nil }
       guard hasTime else { return block }
       let timeOffset = fields.first(where: { $0.slot == 0 })?.offset ?? 0
-      let drop = try timeOrder.check(block.t) { [self] i in
+      let skippedBefore = skippedInBlock
+      let kept = try timeOrder.filter(block, skipped: &skippedRows, firstSkipped: &firstSkippedError) { i in
         // The block's row i is input row firstRow + i plus the rows skipped before it.
         var row = firstRow + i
-        for skipped in skippedInBlock where skipped <= row { row += 1 }
+        for skipped in skippedBefore where skipped <= row { row += 1 }
         return DataLocation(
           file: input.name, byteOffset: dataOffset + row * recordSize + timeOffset, row: row + 1)
       }
-      if drop.isEmpty { return block }
-      skippedRows += drop.count
-      if firstSkippedError == nil { firstSkippedError = timeOrder.firstError }
-      if drop.count < block.count { return block.removing(rows: drop) }
+      if let kept { return kept }
     }
   }
 

@@ -54,9 +54,7 @@ struct Info: ParsableCommand {
       switch result {
       case .success(let report):
         Diagnostics.reportSkips(report.skippedRows, report.firstSkippedError, in: report.name)
-        for warning in report.warnings where warning.contains(" not advance; ") {
-          Diagnostics.warning("\(report.name): \(warning)")
-        }
+        if let warning = report.timeOrderWarning { Diagnostics.warning("\(report.name): \(warning)") }
         reports.append(report)
       case .failure(let error):
         let accel = error as? AccelError ?? .failure("\(error)")
