@@ -7,7 +7,7 @@ let package = Package(
     .executable(name: "accelkit", targets: ["AccelKitCLI"]),
     // The readers under libFuzzer: scripts/fuzz builds it with -sanitize=fuzzer,address.
     .executable(name: "accelkit-fuzz", targets: ["AccelFuzz"]),
-    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot"]),
+    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning", "AccelTraining"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -25,11 +25,22 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // XGBoost's C API (Debian's libxgboost-dev), for training; imported by AccelTraining only.
+    .systemLibrary(
+      name: "CXGBoost",
+      pkgConfig: "xgboost",
+      providers: [.apt(["libxgboost-dev"])]
+    ),
     .target(name: "AccelCore"),
     .target(name: "AccelIO", dependencies: ["AccelCore", "CZlib"]),
     .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(name: "AccelOrientation", dependencies: ["AccelCore", "AccelFilters"]),
-    .target(name: "AccelGestures", dependencies: ["AccelCore", "AccelFilters", "AccelOrientation"]),
+    .target(name: "AccelLearning", dependencies: ["AccelCore", "AccelIO", "AccelSpectral"]),
+    .target(name: "AccelGestures", dependencies: ["AccelCore", "AccelFilters", "AccelOrientation", "AccelLearning"]),
+    .target(
+      name: "AccelTraining",
+      dependencies: ["AccelCore", "AccelIO", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelPlot", "CXGBoost"]
+    ),
     .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures", "AccelPlot"]),
     .target(name: "AccelSynthesis", dependencies: ["AccelCore"]),
     .target(name: "AccelSimulation", dependencies: ["AccelCore"]),
@@ -42,7 +53,7 @@ let package = Package(
     .executableTarget(
       name: "AccelKitCLI",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot",
+        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning", "AccelTraining",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [.linkedLibrary("m")],
@@ -70,6 +81,11 @@ let package = Package(
     .testTarget(name: "AccelSimulationTests", dependencies: ["AccelSimulation", "AccelCore"]),
     .testTarget(name: "AccelOrientationTests", dependencies: ["AccelOrientation", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
+    .testTarget(name: "AccelLearningTests", dependencies: ["AccelLearning", "AccelCore", "TestSupport"]),
+    .testTarget(
+      name: "AccelTrainingTests",
+      dependencies: ["AccelTraining", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelCore", "CXGBoost", "TestSupport"]
+    ),
     .testTarget(
       name: "AccelKitCLITests",
       dependencies: ["AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "TestSupport"]

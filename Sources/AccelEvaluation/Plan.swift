@@ -16,14 +16,18 @@ public struct EvaluationPlan: Sendable {
   ///   - labels: the labels the dataset annotates, for the default choice of rules.
   ///   - parameters: `RULE.NAME=VALUE` items.
   ///   - sweeps: `RULE.NAME=FROM:TO:STEP` items (a rule swept but not in `rules` is added).
-  public init(rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String]) throws
-  {
+  ///   - models: learned models' directories, evaluated after the rules; `model.NAME=VALUE` and
+  ///     `model.NAME=FROM:TO:STEP` set and sweep their decoding.
+  public init(
+    rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String], models: [String] = []
+  ) throws {
     for r in rules where ShakeRules.named(r) == nil {
       throw AccelError.usage(
         "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
     }
+    func known(_ rule: String) -> Bool { ShakeRules.named(rule) != nil || (rule == Self.modelOwner && !models.isEmpty) }
     let chosen =
-      rules.isEmpty
+      !models.isEmpty && rules.isEmpty ? [] : rules.isEmpty
       ? ShakeRules.all.filter { $0.labels.contains(where: labels.contains) }.map { $0.name } : rules
     var fixed: [String: [(String, Double)]] = [:]
     for item in parameters {
@@ -31,7 +35,7 @@ public struct EvaluationPlan: Sendable {
         let value = Double(item[item.index(after: eq)...].trimmingBlanks())
       else { throw AccelError.usage("--param expects RULE.NAME=VALUE, got \"\(item)\"") }
       let rule = String(item[..<dot])
-      guard ShakeRules.named(rule) != nil else {
+      guard known(rule) else {
         throw AccelError.usage("--param \(item): unknown rule \"\(rule)\"")
       }
       fixed[rule, default: []].append((String(item[item.index(after: dot)..<eq]), value))
@@ -61,7 +65,7 @@ public struct EvaluationPlan: Sendable {
         values.append((v * 1e12).rounded() / 1e12)
         k += 1
       }
-      guard ShakeRules.named(rule) != nil else {
+      guard known(rule) else {
         throw AccelError.usage("--sweep \(item): unknown rule \"\(rule)\"")
       }
       grids[rule, default: []].append((name, values))
@@ -77,7 +81,8 @@ public struct EvaluationPlan: Sendable {
     }
     var settings: [RuleSetting] = []
     var skipped: [(String, Int)] = []
-    for rule in chosen + grids.keys.filter({ !chosen.contains($0) }).sorted() {
+    let swept = grids.keys.filter { !chosen.contains($0) && $0 != Self.modelOwner }.sorted()
+    for (rule, directory) in (chosen + swept).map({ ($0, String?.none) }) + models.map({ (Self.modelOwner, $0) }) {
       let base = fixed[rule] ?? []
       var combos: [[(String, Double)]] = [base]
       for (name, values) in grids[rule] ?? [] {
@@ -85,7 +90,9 @@ public struct EvaluationPlan: Sendable {
       }
       var refused = 0
       for c in combos {
-        let setting = try RuleSetting(rule: rule, assignments: c)
+        let setting =
+          try directory.map { try RuleSetting.model(directory: $0, assignments: c) }
+          ?? RuleSetting(rule: rule, assignments: c)
         if grids[rule] != nil {
           // A grid may cross a rule's own constraints (angular-change needs end <= begin): skip those.
           guard (try? setting.detector(rate: 100)) != nil else {
@@ -104,15 +111,19 @@ public struct EvaluationPlan: Sendable {
     sweeping = !sweeps.isEmpty
   }
 
+  /// What `--param` and `--sweep` call the learned models: `model.on=0.6`.
+  public static let modelOwner = "model"
+
   /// The plan for a dataset whose annotations use the labels `annotated`: without `rules`, the
   /// rules that emit `label` (when given) or the annotated labels, and the shake rules when no
   /// rule emits them.
-  public init(rules: [String], label: String?, annotated: Set<String>, parameters: [String], sweeps: [String])
-    throws
-  {
+  public init(
+    rules: [String], label: String?, annotated: Set<String>, parameters: [String], sweeps: [String],
+    models: [String] = []
+  ) throws {
     let wanted = label.map { [$0] } ?? (annotated.isEmpty ? ["shake"] : annotated)
     let emitted = wanted.contains { !ShakeRules.emitting($0).isEmpty } ? wanted : ["shake"]
-    try self.init(rules: rules, labels: emitted, parameters: parameters, sweeps: sweeps)
+    try self.init(rules: rules, labels: emitted, parameters: parameters, sweeps: sweeps, models: models)
   }
 
   /// Checks that the annotations (of `file`, with the labels `annotated`) have the label each

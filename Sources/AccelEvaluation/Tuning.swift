@@ -49,6 +49,12 @@ public struct TuningObjective: Sendable, Equatable {
     public var metric: String
     public var atMost: Bool
     public var limit: Double
+
+    public init(metric: String, atMost: Bool, limit: Double) {
+      self.metric = metric
+      self.atMost = atMost
+      self.limit = limit
+    }
   }
   public var metric: String
   public var maximize: Bool
@@ -126,7 +132,7 @@ public struct TuningObjective: Sendable, Equatable {
 
   /// Whether `a` is a better result than `b`: feasible before infeasible, then the objective,
   /// then fewer false alarms, then the earlier trial.
-  func isBetter(_ a: (TuningScore, Int), than b: (TuningScore, Int)) -> Bool {
+  public func isBetter(_ a: (TuningScore, Int), than b: (TuningScore, Int)) -> Bool {
     let (va, vb) = (a.0.violation, b.0.violation)
     if (va == 0) != (vb == 0) { return va == 0 }
     if va != vb { return va < vb }

@@ -38,9 +38,17 @@ public typealias RuleParameter<Configuration> = TunableParameter<Configuration>
 /// generated from it).
 public typealias RuleConfiguration = TunableConfiguration
 
-/// A shake detector: a streaming state machine fed block by block (processing in chunks equals
-/// processing in one go), made from a sample rate and its typed configuration.
-public protocol ShakeRule {
+/// A detector of events: a streaming state machine fed block by block (processing in chunks
+/// equals processing in one go). The rules and the learned models are detectors.
+public protocol ShakeDetector {
+  /// Feeds samples (seconds, g, Apple's convention); returns the events they complete.
+  mutating func process(_ block: SampleBlock) -> [ShakeEvent]
+  /// The end of the trace: returns an event still open, if the detector reports it.
+  mutating func finish() -> [ShakeEvent]
+}
+
+/// A hand-written shake detector, made from a sample rate and its typed configuration.
+public protocol ShakeRule: ShakeDetector {
   associatedtype Configuration: RuleConfiguration
   static var name: String { get }
   static var summary: String { get }
@@ -49,10 +57,6 @@ public protocol ShakeRule {
   /// Makes the detector for a trace at `rate` Hz; throws a usage error for a configuration that
   /// does not fit (a constraint between parameters, a cutoff above Nyquist).
   init(rate: Double, configuration: Configuration) throws
-  /// Feeds samples (seconds, g, Apple's convention); returns the events they complete.
-  mutating func process(_ block: SampleBlock) -> [ShakeEvent]
-  /// The end of the trace: returns an event still open, if the rule reports it.
-  mutating func finish() -> [ShakeEvent]
 }
 
 extension ShakeRule {
@@ -72,13 +76,17 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   /// The rule named `rule` with `assignments` applied to its defaults; throws a usage error for an
   /// unknown rule or parameter, or a value out of range.
   public init(rule: String, assignments: [(String, Double)] = []) throws {
+    if rule.hasPrefix(Self.modelPrefix) {
+      self = try Self.model(directory: String(rule.dropFirst(Self.modelPrefix.count)), assignments: assignments)
+      return
+    }
     guard let type = ShakeRules.named(rule) else {
       throw AccelError.usage("unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
     }
     self = try Self.make(type, assignments: assignments)
   }
 
-  private init(rule: String, assignments: [(name: String, value: Double)], labels: [String], maker: any DetectorMaker) {
+  init(rule: String, assignments: [(name: String, value: Double)], labels: [String], maker: any DetectorMaker) {
     self.rule = rule
     self.assignments = assignments
     self.labels = labels
@@ -98,7 +106,7 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// A detector for a trace at `rate` Hz.
-  public func detector(rate: Double) throws -> any ShakeRule { try maker.make(rate: rate) }
+  public func detector(rate: Double) throws -> any ShakeDetector { try maker.make(rate: rate) }
 
   /// Runs a detector over a whole trace, block by block from `next` (nil at the end), in
   /// constant memory.
@@ -134,13 +142,13 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Makes detectors of one rule from a fixed configuration.
-private protocol DetectorMaker: Sendable {
-  func make(rate: Double) throws -> any ShakeRule
+protocol DetectorMaker: Sendable {
+  func make(rate: Double) throws -> any ShakeDetector
 }
 
 private struct Maker<R: ShakeRule>: DetectorMaker {
   let configuration: R.Configuration
-  func make(rate: Double) throws -> any ShakeRule { try R(rate: rate, configuration: configuration) }
+  func make(rate: Double) throws -> any ShakeDetector { try R(rate: rate, configuration: configuration) }
 }
 
 /// The detectors accelkit knows, by name: the shake rules and the other gesture kinds. A new kind
@@ -171,7 +179,7 @@ public enum ShakeRules {
 }
 
 /// Runs a detector over a whole source.
-public func detect(_ rule: inout some ShakeRule, source: TraceSource) throws -> [ShakeEvent] {
+public func detect(_ rule: inout some ShakeDetector, source: TraceSource) throws -> [ShakeEvent] {
   var events: [ShakeEvent] = []
   while let block = try source.next() { events += rule.process(block) }
   events += rule.finish()

@@ -386,3 +386,26 @@ public enum Plots {
     return text + "</svg>\n"
   }
 }
+
+extension Plots {
+  /// Horizontal bars, one per item, longest first as given: a model's feature importances.
+  public static func bars(_ items: [(name: String, value: Double)], xLabel: String, title: String) -> String {
+    let rowHeight = 16.0
+    let labelWidth = 260.0
+    let width = 760.0
+    let height = 60 + rowHeight * Double(max(1, items.count))
+    var svg = SVGDocument(width: width, height: height)
+    let highest = max(items.map(\.value).filter(\.isFinite).max() ?? 1, 1e-12)
+    let barRoom = width - labelWidth - 80
+    svg.text(10, 20, title, size: 13)
+    for (i, item) in items.enumerated() {
+      let y = 34 + rowHeight * Double(i)
+      let value = item.value.isFinite ? max(0, item.value) : 0
+      svg.text(labelWidth - 6, y + 11, item.name, size: 10, anchor: "end")
+      svg.rect(labelWidth, y + 2, barRoom * value / highest, rowHeight - 4, fill: Palette.detection)
+      svg.text(labelWidth + barRoom * value / highest + 4, y + 11, formatNumber(value), size: 9)
+    }
+    svg.text(labelWidth + barRoom / 2, height - 8, xLabel, size: 11, anchor: "middle")
+    return svg.render(title: title)
+  }
+}

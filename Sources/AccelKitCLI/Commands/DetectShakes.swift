@@ -41,6 +41,12 @@ struct DetectShakes: ParsableCommand {
   var rule: String?
 
   @Option(
+    help: ArgumentHelp(
+      "A learned model's directory (accelkit train's) instead of a rule; --param sets its decoding (on, off, min_duration_s, max_duration_s, merge_gap_s).",
+      valueName: "dir"))
+  var model: String?
+
+  @Option(
     name: .customLong("param"),
     help: ArgumentHelp("Set a rule parameter (repeatable); see --list-params.", valueName: "name=value"))
   var params: [String] = []
@@ -59,7 +65,10 @@ struct DetectShakes: ParsableCommand {
   @OptionGroup var resampling: ResampleOptions
 
   func validate() throws {
-    if !listParams {
+    if model != nil, rule != nil {
+      throw ValidationError("give --rule or --model, not both")
+    }
+    if !listParams, model == nil {
       guard let rule = rule ?? (paramsFile == nil ? nil : "") else {
         throw ValidationError(
           "choose a rule with --rule (\(ShakeRules.all.map { $0.name }.joined(separator: ", ")))")
@@ -78,12 +87,19 @@ struct DetectShakes: ParsableCommand {
     }
     // Bad parameters before reading; a parameter file's items come first, --param overrides.
     let fromFile = try paramsFile.map { try ParameterFile.read(path: $0) } ?? []
-    let rules = Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) })
-    guard let rule = self.rule ?? (rules.count == 1 ? rules.first : nil) else {
-      throw AccelError.usage("the parameter file sets \(rules.count) rules; choose one with --rule")
+    let setting: RuleSetting
+    if let model {
+      let owner = EvaluationPlan.modelOwner
+      setting = try RuleSetting.model(
+        directory: model,
+        assignments: try parseAssignments(fromFile.filter { $0.hasPrefix(owner + ".") } + params, owner: owner))
+    } else {
+      let rules = Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) })
+      guard let rule = self.rule ?? (rules.count == 1 ? rules.first : nil) else {
+        throw AccelError.usage("the parameter file sets \(rules.count) rules; choose one with --rule")
+      }
+      setting = try RuleSetting.parse(rule: rule, parameters: fromFile.filter { $0.hasPrefix(rule + ".") } + params)
     }
-    let setting = try RuleSetting.parse(
-      rule: rule, parameters: fromFile.filter { $0.hasPrefix(rule + ".") } + params)
     let settings = try input.settings()
     let paths = traces.isEmpty ? ["-"] : traces
     let resample = resampling.resample

@@ -57,6 +57,13 @@ struct Evaluate: ParsableCommand {
   var rules: [String] = []
 
   @Option(
+    name: .customLong("model"),
+    help: ArgumentHelp(
+      "A learned model's directory (accelkit train's; repeatable), evaluated like a rule; model.NAME=VALUE sets its decoding.",
+      valueName: "dir"))
+  var models: [String] = []
+
+  @Option(
     name: .customLong("param"),
     help: ArgumentHelp("Set a parameter: RULE.NAME=VALUE (repeatable).", valueName: "rule.name=value"))
   var params: [String] = []
@@ -132,7 +139,7 @@ struct Evaluate: ParsableCommand {
     let plan = try EvaluationPlan(
       rules: rules.isEmpty ? fileRules : rules, label: matching.label, annotated: annotated,
       parameters: fromFile + params,
-      sweeps: sweeps)
+      sweeps: sweeps, models: models)
     for (rule, count) in plan.skipped {
       Diagnostics.note("skipped \(count) \(rule) settings the rule refuses")
     }

@@ -1,0 +1,64 @@
+import AccelCore
+import AccelLearning
+import Synchronization
+
+/// A learned model (`accelkit train`'s directory) as a detector: the same events, reports and
+/// gates as a rule. Its parameters are the event decoding's (`on`, `off`, `min_duration_s`,
+/// `max_duration_s`, `merge_gap_s`), set for every label the model emits; the model's own
+/// values are the defaults.
+public struct ModelDetector: ShakeDetector {
+  private var runner: ModelRunner
+
+  public init(model: LearnedModel, decoding: [ProbabilityDecoder.Configuration]) throws {
+    runner = try ModelRunner(model: model, decoding: decoding)
+  }
+
+  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] { runner.process(block).map(Self.event) }
+
+  public mutating func finish() -> [ShakeEvent] { runner.finish().map(Self.event) }
+
+  static func event(_ item: (label: String, event: ProbabilityDecoder.Event)) -> ShakeEvent {
+    ShakeEvent(
+      start: item.event.start, end: item.event.end, reported: item.event.reported, count: item.event.windows,
+      status: item.event.cancelled ? .cancelled : .ended, label: item.label)
+  }
+}
+
+private struct ModelMaker: DetectorMaker {
+  let model: LearnedModel
+  let decoding: [ProbabilityDecoder.Configuration]
+  func make(rate: Double) throws -> any ShakeDetector { try ModelDetector(model: model, decoding: decoding) }
+}
+
+/// Models loaded in this process, by directory: a tuning or a shard names the same model many
+/// times.
+private let loadedModels = Mutex<[String: LearnedModel]>([:])
+
+extension RuleSetting {
+  /// What a model's setting is called: `model:` and its directory (so that a report, a parameter
+  /// file or a shard names it as it names a rule).
+  public static let modelPrefix = "model:"
+
+  /// The model in `directory` with its decoding parameters set by `assignments`.
+  public static func model(directory: String, assignments: [(String, Double)] = []) throws -> RuleSetting {
+    let model: LearnedModel
+    if let known = loadedModels.withLock({ $0[directory] }) {
+      model = known
+    } else {
+      model = try LearnedModel.load(directory: directory)
+      loadedModels.withLock { $0[directory] = model }
+    }
+    let name = modelPrefix + directory
+    var decoding = model.decoding
+    var sorted: [(name: String, value: Double)] = []
+    for (parameter, value) in assignments {
+      for k in decoding.indices { try decoding[k].set(parameter, to: value, owner: name) }
+      sorted.removeAll { $0.name == parameter }
+      sorted.append((parameter, value))
+    }
+    for c in decoding { try c.validate(owner: name) }
+    sorted.sort { $0.name < $1.name }
+    return RuleSetting(
+      rule: name, assignments: sorted, labels: model.labels, maker: ModelMaker(model: model, decoding: decoding))
+  }
+}

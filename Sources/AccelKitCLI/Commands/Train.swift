@@ -1,0 +1,143 @@
+import AccelCore
+import AccelEvaluation
+import AccelIO
+import AccelLearning
+import AccelTraining
+import ArgumentParser
+
+struct Train: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Learn a detector for annotated gestures from recordings (XGBoost over window features).",
+    discussion: """
+      Every trace is cut into windows (--window seconds wide, every --hop seconds, on a --feature-rate \
+      grid so the model does not depend on the recorder's rate); each window gets the features \
+      `accelkit features` writes and, per --label, a target: the label when an event covers half \
+      the window or half the event, none when no event touches it (windows between are left \
+      out). One XGBoost classifier per label, seeded: the same command gives the same files.
+
+      Cross-validation (--cv trace: folds of traces; --cv source: one source left out at a time, \
+      positives and negatives alike) gives every window a probability from a model that did not \
+      see its trace; the event decoding (threshold with hysteresis, merge gap, minimum duration) \
+      is chosen on those as tune chooses (--subject-to, by the worst source when the manifests \
+      name sources), and the held-out figures are reported. The final model learns from every \
+      trace.
+
+      -o DIR gets detector.json and LABEL.xgb.json (XGBoost's own JSON, loadable by any XGBoost), \
+      folds.csv and sources.csv (held-out figures), decoding.csv (every decoding tried) and \
+      LABEL.importance.svg. Use it with detect-shakes --model DIR and evaluate --model DIR.
+
+      Examples:
+        accelkit train datasets/train --label shake -o shake-model
+        accelkit train datasets/train --label shake --folds 4 --rounds 60 --window 1 --window 8 -o other-model
+        accelkit evaluate datasets/test --model shake-model --model other-model
+      """)
+
+  @OptionGroup(title: "Input") var input: InputOptions
+
+  @Argument(help: "Dataset folders (with manifest.csv) or manifests, trained on together.")
+  var datasets: [String]
+
+  @Option(name: .customLong("label"), help: "A label to learn (repeatable): the events files' label.")
+  var labels: [String] = []
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("The model directory to write.", valueName: "dir"))
+  var output: String
+
+  enum CrossValidation: String, ExpressibleByArgument, CaseIterable {
+    case trace, source
+  }
+
+  @Option(help: "Hold out folds of traces (trace) or one source at a time (source: the manifest's source column).")
+  var cv: CrossValidation = .trace
+
+  @Option(help: "Folds with --cv trace (trace i in fold i mod K).")
+  var folds: Int = 5
+
+  @Option(help: "Boosting rounds.")
+  var rounds: Int = 150
+
+  @Option(help: "The trees' depth.")
+  var depth: Int = 5
+
+  @Option(help: "XGBoost's learning rate (eta).")
+  var learningRate: Double = 0.1
+
+  @Option(help: "The seed of XGBoost's row and column sampling.")
+  var seed: UInt64 = 1
+
+  @Option(help: "Windows with none of a label kept for training: one in this many.")
+  var negativeStride: Int = 5
+
+  @Option(
+    help: ArgumentHelp(
+      "Bounds the decoding must meet (as tune's), e.g. false_alarms_per_hour<=1,recall>=0.8.", valueName: "bounds"))
+  var subjectTo: String = "false_alarms_per_hour<=1"
+
+  @Flag(
+    inversion: .prefixedNo,
+    help: "Choose the decoding by the worst source (bounds on every source) when the manifests name sources.")
+  var worstSource = true
+
+  @OptionGroup(title: "Features") var features: FeatureOptions
+
+  @Option(help: ArgumentHelp("The matching tolerance the decoding is scored with.", valueName: "seconds"))
+  var tolerance: Double = 0.25
+
+  @Option(help: "XGBoost's threads (the model is the same for any count).")
+  var threads: Int = 1
+
+  @Option(help: "Traces read at once (default: all cores).")
+  var jobs: Int?
+
+  @Flag(help: "Let the manifest name files outside the dataset folder (absolute paths, ../).")
+  var allowOutsidePaths = false
+
+  @Flag(help: "No progress line on stderr (it is shown only on a terminal).")
+  var quiet = false
+
+  func validate() throws {
+    if datasets.isEmpty { throw ValidationError("give at least one dataset") }
+    if labels.isEmpty { throw ValidationError("give the label to learn with --label (e.g. --label shake)") }
+    if !(2...1000).contains(folds) { throw ValidationError("--folds must be from 2 to 1000, got \(folds)") }
+    if !(1...64).contains(threads) { throw ValidationError("--threads must be from 1 to 64, got \(threads)") }
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+  }
+
+  func settings() throws -> TrainingSettings {
+    var s = TrainingSettings(labels: labels)
+    s.spec = try features.spec()
+    s.rounds = rounds
+    s.maxDepth = depth
+    s.learningRate = learningRate
+    s.seed = seed
+    s.threads = threads
+    s.folds = folds
+    s.foldsBySource = cv == .source
+    s.negativeStride = negativeStride
+    s.objective = TuningObjective(
+      metric: "f1", maximize: true, constraints: try TuningObjective.parseConstraints(subjectTo))
+    s.worstSource = worstSource
+    s.tolerance = tolerance
+    s.parallelism = jobs
+    try s.validate()
+    return s
+  }
+
+  func run() throws {
+    let settings = try settings()
+    let outputs = ModelDirectory.names(labels: labels).map { output + "/" + $0 }
+    try RunFiles.reserveOutputs(outputs)
+    let options = try input.options()
+    let jobs = try datasets.flatMap {
+      try EvaluationJob.jobs(dataset: $0, labels: nil, options: options, allowOutsidePaths: allowOutsidePaths)
+    }
+    let annotations = try jobs.map { try $0.annotations() }
+    let progress = ProgressLine(total: jobs.count, noun: "traces", quiet: quiet)
+    let result = try Trainer.train(
+      jobs: jobs, annotations: annotations, settings: settings, traceDone: { progress.advance(rows: $0) })
+    progress.finish()
+    try makeDirectories(output)
+    try ModelDirectory.write(result, to: output, command: Tune.commandLine(), version: AccelKit.fullVersion)
+    try writeStdout(ModelDirectory.summary(result))
+  }
+}

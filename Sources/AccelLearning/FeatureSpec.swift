@@ -1,0 +1,172 @@
+import AccelCore
+
+/// What the features of a learned detector are: the windows (in seconds, so that a model does not
+/// depend on the sample rate), the signals and the frequency bands. A model directory keeps it
+/// beside the classifier, so detection computes exactly the features training saw.
+///
+/// The trace is first put on a uniform grid of `rateHz` (linear interpolation), so that every
+/// window holds the same number of samples whatever the recorder's rate and jitter. Gravity is
+/// followed by two cascaded one-pole low-passes of time constant `gravityTauSeconds` (started at
+/// the first reading); the user acceleration u is the reading minus gravity. The signals are
+/// u's device axes `x`, `y`, `z`, its norm `norm`, its component along gravity `vert` and the
+/// norm of the rest `horiz` (what makes a model independent of how the device is held), and with
+/// a gyroscope `gx`, `gy`, `gz` and `gnorm` (rad/s).
+///
+/// Every `hopSeconds` a row of features is computed over each width of `widthsSeconds`, all
+/// ending at the same sample (a longer window holds what has been read when the trace is younger
+/// than it). The row's `start` is its end minus the shortest width.
+public struct FeatureSpec: Equatable, Sendable {
+  public var rateHz = 50.0
+  public var widthsSeconds = [1.0, 4.0]
+  public var hopSeconds = 0.1
+  public var gravityTauSeconds = 0.5
+  /// Frequency bands (Hz) whose share of a signal's power is a feature.
+  public var bands: [FrequencyBand] = [
+    FrequencyBand(0.5, 2), FrequencyBand(2, 4), FrequencyBand(4, 8), FrequencyBand(8, 16),
+  ]
+  /// Whether the gyroscope's features are part of the row (missing values when a trace has none).
+  public var gyroscope = false
+
+  public init() {}
+
+  public struct FrequencyBand: Equatable, Sendable {
+    public var low: Double
+    public var high: Double
+    public init(_ low: Double, _ high: Double) {
+      self.low = low
+      self.high = high
+    }
+  }
+
+  /// The user-acceleration signals, then the gyroscope's.
+  public static let accelerationSignals = ["x", "y", "z", "norm", "vert", "horiz"]
+  public static let gyroscopeSignals = ["gx", "gy", "gz", "gnorm"]
+  /// Signals that swing about zero (zero crossings are counted on them only).
+  static let signedSignals: Set<String> = ["x", "y", "z", "vert", "gx", "gy", "gz"]
+
+  public var signals: [String] { Self.accelerationSignals + (gyroscope ? Self.gyroscopeSignals : []) }
+
+  /// The statistics of every signal, with ST's Machine Learning Core names where MLC has the
+  /// feature (see docs/LEARNING.md for the definitions).
+  static let statistics = [
+    "mean", "variance", "minimum", "maximum", "peak_to_peak", "energy", "mean_crossing_rate", "peak_rate",
+    "skewness",
+  ]
+
+  /// The window's name in feature names: `w1` for 1 s, `w0.5` for half a second.
+  public func windowName(_ width: Double) -> String { "w" + formatNumber(width) }
+
+  /// The names of the row's features, in order (the column names `accelkit features` writes and
+  /// the XGBoost model's `feature_names`).
+  public var names: [String] {
+    var names: [String] = []
+    for width in widthsSeconds {
+      let w = windowName(width)
+      for signal in signals {
+        for statistic in Self.statistics { names.append("\(w)_\(signal)_\(statistic)") }
+        if Self.signedSignals.contains(signal) { names.append("\(w)_\(signal)_zero_crossing_rate") }
+        names.append("\(w)_\(signal)_dominant_hz")
+        names.append("\(w)_\(signal)_dominant_share")
+        for band in bands {
+          names.append("\(w)_\(signal)_band_\(formatNumber(band.low))_\(formatNumber(band.high))_hz")
+        }
+      }
+      for pair in ["xy", "xz", "yz"] { names.append("\(w)_correlation_\(pair)") }
+      names.append("\(w)_linearity")
+      names.append("\(w)_principal_g")
+    }
+    return names
+  }
+
+  /// Checks the values; throws a usage error naming the field and the range.
+  public func validate() throws {
+    guard rateHz.isFinite, rateHz >= 4, rateHz <= 2000 else {
+      throw AccelError.usage("the feature rate must be in [4, 2000] Hz, got \(formatNumber(rateHz)) Hz")
+    }
+    guard !widthsSeconds.isEmpty,
+      widthsSeconds.allSatisfy({ $0.isFinite && $0 * rateHz >= 4 && $0 <= 600 })
+    else {
+      throw AccelError.usage(
+        "window widths must hold at least 4 samples at \(formatNumber(rateHz)) Hz and be at most 600 s")
+    }
+    guard Set(widthsSeconds.map(windowName)).count == widthsSeconds.count else {
+      throw AccelError.usage("window widths must differ")
+    }
+    guard hopSeconds.isFinite, hopSeconds * rateHz >= 1, hopSeconds <= 600 else {
+      throw AccelError.usage("the hop must be at least one sample at \(formatNumber(rateHz)) Hz and at most 600 s")
+    }
+    guard gravityTauSeconds.isFinite, gravityTauSeconds > 0, gravityTauSeconds <= 100 else {
+      throw AccelError.usage("the gravity time constant must be in (0, 100] s")
+    }
+    for band in bands where !(band.low >= 0 && band.low < band.high && band.high <= rateHz / 2) {
+      throw AccelError.usage(
+        "a band must satisfy 0 <= low < high <= \(formatNumber(rateHz / 2)) Hz, got \(formatNumber(band.low))-\(formatNumber(band.high)) Hz"
+      )
+    }
+  }
+
+  /// Samples per window of each width, and per hop, on the grid.
+  var windowSamples: [Int] { widthsSeconds.map { max(4, Int(($0 * rateHz).rounded())) } }
+  var hopSamples: Int { max(1, Int((hopSeconds * rateHz).rounded())) }
+
+  // MARK: JSON
+
+  /// The specification as a JSON object (in a model directory's `detector.json`).
+  public var json: String {
+    var text = "{\n"
+    text += "    \"rate_hz\": \(formatNumber(rateHz)),\n"
+    text += "    \"widths_s\": [\(widthsSeconds.map(formatNumber).joined(separator: ", "))],\n"
+    text += "    \"hop_s\": \(formatNumber(hopSeconds)),\n"
+    text += "    \"gravity_tau_s\": \(formatNumber(gravityTauSeconds)),\n"
+    text += "    \"bands_hz\": [\(bands.map { "[\(formatNumber($0.low)), \(formatNumber($0.high))]" }.joined(separator: ", "))],\n"
+    text += "    \"gyroscope\": \(gyroscope),\n"
+    text += "    \"names\": [\(names.map(jsonString).joined(separator: ", "))]\n"
+    text += "  }"
+    return text
+  }
+
+  /// Reads the object `json` writes; checks that its names are the ones this accelkit computes.
+  public init(json value: JSONValue, file: String) throws {
+    func fail(_ text: String) -> AccelError {
+      AccelError.data(DataLocation(file: file), "the feature specification \(text)")
+    }
+    func number(_ key: String) throws -> Double {
+      guard let v = value[key]?.number else { throw fail("has no number \"\(key)\"") }
+      return v
+    }
+    rateHz = try number("rate_hz")
+    hopSeconds = try number("hop_s")
+    gravityTauSeconds = try number("gravity_tau_s")
+    guard let widths = value["widths_s"]?.array?.compactMap(\.number), !widths.isEmpty else {
+      throw fail("has no \"widths_s\"")
+    }
+    widthsSeconds = widths
+    guard let bandItems = value["bands_hz"]?.array else { throw fail("has no \"bands_hz\"") }
+    bands = try bandItems.map { item in
+      guard let pair = item.array?.compactMap(\.number), pair.count == 2 else { throw fail("has a bad band") }
+      return FrequencyBand(pair[0], pair[1])
+    }
+    guard let gyro = value["gyroscope"]?.bool else { throw fail("has no \"gyroscope\"") }
+    gyroscope = gyro
+    do { try validate() } catch let error as AccelError { throw fail("is out of range: \(error.message)") }
+    if let saved = value["names"]?.array?.compactMap(\.string), saved != names {
+      throw fail(
+        "names features this accelkit does not compute the same way (a model from another version?)")
+    }
+  }
+}
+
+/// What a window is, for one label: the label's (1), none (0), or too little of an event to say
+/// (-1, left out of training).
+///
+/// A window is of a label when an event of it covers at least half of the window's shortest
+/// width or half of the event; it is of none when no event of it touches the window.
+public func windowTarget(start: Double, end: Double, events: [(start: Double, end: Double)]) -> Int8 {
+  var touched = false
+  for e in events where e.end > start && e.start < end {
+    touched = true
+    let overlap = min(end, e.end) - max(start, e.start)
+    if overlap >= 0.5 * min(end - start, e.end - e.start) { return 1 }
+  }
+  return touched ? -1 : 0
+}

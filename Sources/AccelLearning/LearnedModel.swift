@@ -1,0 +1,140 @@
+import AccelCore
+import AccelIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A learned detector as `accelkit train` writes it in a directory: `detector.json` (the feature
+/// specification, the labels, each label's event decoding) and, per label, XGBoost's own JSON
+/// model `LABEL.xgb.json` whose `feature_names` are the specification's names.
+public struct LearnedModel: Sendable {
+  public static let descriptionFile = "detector.json"
+  public static let format = "accelkit-detector"
+
+  public let directory: String
+  public let spec: FeatureSpec
+  public let labels: [String]
+  public let classifiers: [TreeEnsemble]
+  public let decoding: [ProbabilityDecoder.Configuration]
+
+  public init(
+    directory: String, spec: FeatureSpec, labels: [String], classifiers: [TreeEnsemble],
+    decoding: [ProbabilityDecoder.Configuration]
+  ) {
+    self.directory = directory
+    self.spec = spec
+    self.labels = labels
+    self.classifiers = classifiers
+    self.decoding = decoding
+  }
+
+  /// The file of `label`'s classifier, relative to the directory.
+  public static func classifierFile(_ label: String) -> String { "\(label).xgb.json" }
+
+  /// Loads a model directory; a missing file is unreadable input, a file accelkit cannot use is
+  /// bad data naming it.
+  public static func load(directory: String) throws -> LearnedModel {
+    let path = directory.hasSuffix("/") ? directory + descriptionFile : directory + "/" + descriptionFile
+    let root = try JSONValue.parse(try ByteInput.readAll(path: path), file: path)
+    func fail(_ text: String) -> AccelError { AccelError.data(DataLocation(file: path), text) }
+    guard root["format"]?.string == format else { throw fail("not an accelkit detector (no \"format\": \"\(format)\")") }
+    guard let features = root["features"] else { throw fail("no \"features\"") }
+    let spec = try FeatureSpec(json: features, file: path)
+    guard let labels = root["labels"]?.array?.compactMap(\.string), !labels.isEmpty else {
+      throw fail("no \"labels\"")
+    }
+    var classifiers: [TreeEnsemble] = []
+    var decoding: [ProbabilityDecoder.Configuration] = []
+    for label in labels {
+      guard isSafeLabel(label) else { throw fail("the label \(quotedField(label)) is not a plain name") }
+      let file = (path.dropLast(descriptionFile.count)) + classifierFile(label)
+      let model = try TreeEnsemble(json: try ByteInput.readAll(path: String(file)), file: String(file))
+      guard model.featureNames == spec.names else {
+        throw AccelError.data(
+          DataLocation(file: String(file)), "its feature_names are not the features \(descriptionFile) describes")
+      }
+      classifiers.append(model)
+      guard let items = root["decoding"]?[label] else { throw fail("no decoding for \(quotedField(label))") }
+      var c = ProbabilityDecoder.Configuration()
+      for parameter in ProbabilityDecoder.Configuration.parameters {
+        guard let v = items[parameter.name]?.number else {
+          throw fail("the decoding of \(quotedField(label)) has no \(parameter.name)")
+        }
+        do { try c.set(parameter.name, to: v, owner: label) } catch let error as AccelError {
+          throw fail(error.message)
+        }
+      }
+      do { try c.validate(owner: label) } catch let error as AccelError { throw fail(error.message) }
+      decoding.append(c)
+    }
+    return LearnedModel(directory: directory, spec: spec, labels: labels, classifiers: classifiers, decoding: decoding)
+  }
+
+  /// Labels become file names: letters, digits, `-`, `_` and `.` (not leading).
+  public static func isSafeLabel(_ label: String) -> Bool {
+    !label.isEmpty && label.first != "." && label.utf8.count <= 64
+      && label.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+  }
+
+  /// `detector.json`'s text; `training` is an extra JSON object recorded as is (how it was made).
+  public static func descriptionJSON(
+    spec: FeatureSpec, labels: [String], decoding: [ProbabilityDecoder.Configuration], training: String
+  ) -> String {
+    var text = "{\n  \"format\": \"\(format)\",\n  \"version\": 1,\n"
+    text += "  \"labels\": [\(labels.map(jsonString).joined(separator: ", "))],\n"
+    text += "  \"classifiers\": {\(labels.map { "\(jsonString($0)): \(jsonString(classifierFile($0)))" }.joined(separator: ", "))},\n"
+    text += "  \"decoding\": {\n"
+    text += zip(labels, decoding).map { label, c in
+      "    \(jsonString(label)): {"
+        + ProbabilityDecoder.Configuration.parameters.map { "\"\($0.name)\": \(formatNumber(c.value(of: $0.name)!))" }
+        .joined(separator: ", ") + "}"
+    }.joined(separator: ",\n")
+    text += "\n  },\n"
+    text += "  \"features\": \(spec.json),\n"
+    text += "  \"training\": \(training)\n}\n"
+    return text
+  }
+}
+
+/// Runs a learned model over a trace: features, each label's probability, and its decoder.
+public struct ModelRunner {
+  public let model: LearnedModel
+  private var extractor: FeatureExtractor
+  private var decoders: [ProbabilityDecoder]
+  private let halfWidth: Double
+
+  /// `decoding` replaces the model's own (one per label), as `--param` sets it.
+  public init(model: LearnedModel, decoding: [ProbabilityDecoder.Configuration]? = nil) throws {
+    self.model = model
+    extractor = try FeatureExtractor(spec: model.spec)
+    decoders = (decoding ?? model.decoding).map { ProbabilityDecoder(configuration: $0) }
+    halfWidth = Double(model.spec.windowSamples.min()! - 1) / model.spec.rateHz / 2
+  }
+
+  /// Feeds a block; returns the events it completes with their labels, in order of completion.
+  public mutating func process(_ block: SampleBlock) -> [(label: String, event: ProbabilityDecoder.Event)] {
+    var out: [(label: String, event: ProbabilityDecoder.Event)] = []
+    let classifiers = model.classifiers
+    let labels = model.labels
+    var decoders = self.decoders
+    extractor.process(block) { _, end, values in
+      for k in classifiers.indices {
+        let p = classifiers[k].probability(values)
+        if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
+          out.append((labels[k], event))
+        }
+      }
+    }
+    self.decoders = decoders
+    return out
+  }
+
+  public mutating func finish() -> [(label: String, event: ProbabilityDecoder.Event)] {
+    var out: [(label: String, event: ProbabilityDecoder.Event)] = []
+    for k in decoders.indices { out += decoders[k].finish().map { (model.labels[k], $0) } }
+    return out
+  }
+}

@@ -1,0 +1,147 @@
+import AccelCore
+
+/// Turns a classifier's probability per window into events: a threshold with hysteresis, a
+/// merge gap, and minimum and maximum durations. Streams: each window is decided when it
+/// arrives, an event when the merge gap after it has passed.
+///
+/// A window's time is its centre. An event begins at the first window whose probability reaches
+/// `on` and goes on while it stays at or above `off`; it ends at the last such window's centre.
+/// An event that begins within `merge_gap_s` of the previous one's end continues it. An event
+/// shorter than `min_duration_s` is dropped; one longer than `max_duration_s` is cancelled (as
+/// UIKit cancels a motion that lasts too long). It is reported at the end of the window where it
+/// first reaches `on` and `min_duration_s`.
+public struct ProbabilityDecoder: Sendable {
+  public struct Configuration: TunableConfiguration {
+    public var on = 0.5
+    public var off = 0.35
+    public var minDurationSeconds = 0.0
+    public var maxDurationSeconds = 30.0
+    public var mergeGapSeconds = 0.5
+
+    public init() {}
+
+    public static let parameters: [TunableParameter<Configuration>] = [
+      TunableParameter(
+        "on", \.on, unit: "probability", range: 0...1, meaning: "an event begins at a window this likely"),
+      TunableParameter(
+        "off", \.off, unit: "probability", range: 0...1,
+        meaning: "and goes on while windows stay this likely (at most on)"),
+      TunableParameter(
+        "min_duration_s", \.minDurationSeconds, unit: "s", range: 0...600,
+        meaning: "shorter events are dropped"),
+      TunableParameter(
+        "max_duration_s", \.maxDurationSeconds, unit: "s", range: 0...86400,
+        meaning: "longer events are cancelled"),
+      TunableParameter(
+        "merge_gap_s", \.mergeGapSeconds, unit: "s", range: 0...600,
+        meaning: "an event beginning this soon after the last one ends continues it"),
+    ]
+
+    /// Throws a usage error for thresholds or durations that contradict each other.
+    public func validate(owner: String) throws {
+      guard off <= on else {
+        throw AccelError.usage(
+          "\(owner).off (\(formatNumber(off))) must be at most \(owner).on (\(formatNumber(on)))")
+      }
+      guard minDurationSeconds <= maxDurationSeconds else {
+        throw AccelError.usage(
+          "\(owner).min_duration_s (\(formatNumber(minDurationSeconds)) s) must be at most \(owner).max_duration_s (\(formatNumber(maxDurationSeconds)) s)"
+        )
+      }
+    }
+  }
+
+  /// A decoded event, seconds in the trace's time base.
+  public struct Event: Equatable, Sendable {
+    public var start: Double
+    public var end: Double
+    public var reported: Double
+    /// The highest probability of its windows.
+    public var peak: Double
+    /// Its windows at or above `off`.
+    public var windows: Int
+    public var cancelled: Bool
+  }
+
+  public let configuration: Configuration
+  private var open: Event?
+  private var openReported: Double?
+  private var pending: Event?
+  private var pendingReported: Double?
+
+  public init(configuration: Configuration) {
+    self.configuration = configuration
+  }
+
+  /// One window: its centre and end (when a live detector would know it), and its probability;
+  /// returns the event that this window completes, if any.
+  public mutating func add(center: Double, end: Double, probability p: Double) -> Event? {
+    let c = configuration
+    var done: Event?
+    if var event = open {
+      if p >= c.off {
+        event.end = center
+        event.peak = max(event.peak, p)
+        event.windows += 1
+        open = event
+        noteReported(end: end)
+        return nil
+      }
+      open = nil
+      close(event)
+    }
+    if let waiting = pending, center - waiting.end > c.mergeGapSeconds {
+      done = release()
+    }
+    if p >= c.on {
+      if let waiting = pending {
+        // Within the merge gap: the pending event goes on.
+        open = Event(
+          start: waiting.start, end: center, reported: waiting.reported, peak: max(waiting.peak, p),
+          windows: waiting.windows + 1, cancelled: false)
+        openReported = pendingReported
+        pending = nil
+        pendingReported = nil
+      } else {
+        open = Event(start: center, end: center, reported: end, peak: p, windows: 1, cancelled: false)
+        openReported = nil
+      }
+      noteReported(end: end)
+    }
+    return done
+  }
+
+  /// The end of the trace: the events still open or waiting.
+  public mutating func finish() -> [Event] {
+    if let event = open {
+      open = nil
+      close(event)
+    }
+    return release().map { [$0] } ?? []
+  }
+
+  private mutating func noteReported(end: Double) {
+    guard openReported == nil, let event = open, event.end - event.start >= configuration.minDurationSeconds else {
+      return
+    }
+    openReported = end
+  }
+
+  private mutating func close(_ event: Event) {
+    pending = event
+    pendingReported = openReported
+    openReported = nil
+  }
+
+  private mutating func release() -> Event? {
+    guard var event = pending else { return nil }
+    pending = nil
+    defer { pendingReported = nil }
+    guard let reported = pendingReported, event.end - event.start >= configuration.minDurationSeconds else {
+      return nil
+    }
+    event.reported = reported
+    event.cancelled = event.end - event.start > configuration.maxDurationSeconds
+    return event
+  }
+}

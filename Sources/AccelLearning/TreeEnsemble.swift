@@ -1,0 +1,121 @@
+import AccelCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A binary classifier saved by XGBoost in its JSON format (`binary:logistic`, gradient-boosted
+/// trees), evaluated the way XGBoost's CPU predictor evaluates it: features as 32-bit floats, a
+/// node sends a value left when it is below the split condition and a missing value (NaN) to
+/// its default side, the leaves of every tree added in single precision to the base margin, and
+/// the logistic function of the sum.
+///
+/// The same file loads in XGBoost itself (Python, R, the JVM, its C API): the model is the
+/// description, and accelkit only reads it.
+public struct TreeEnsemble: Sendable, Equatable {
+  /// One tree in structure-of-arrays form, as XGBoost stores it.
+  struct Tree: Sendable, Equatable {
+    var left: [Int32]
+    var right: [Int32]
+    var feature: [Int32]
+    /// The split condition of an inner node; the leaf value of a leaf.
+    var value: [Float]
+    var defaultLeft: [Bool]
+  }
+
+  var trees: [Tree]
+  /// The base score in margin space (the logit of XGBoost's `base_score`).
+  let baseMargin: Float
+  /// The names of the features, in the model's column order.
+  public let featureNames: [String]
+
+  /// Reads XGBoost's JSON model; `file` names it in errors.
+  public init(json bytes: [UInt8], file: String) throws {
+    let root = try JSONValue.parse(bytes, file: file)
+    func fail(_ text: String) -> AccelError {
+      AccelError.data(DataLocation(file: file), "not an XGBoost model accelkit can run: \(text)")
+    }
+    guard let learner = root["learner"] else { throw fail("no \"learner\"") }
+    let objective = learner["objective"]?["name"]?.string
+    guard objective == "binary:logistic" else {
+      throw fail("the objective is \(objective.map(quotedField) ?? "missing"), not binary:logistic")
+    }
+    guard let names = learner["feature_names"]?.array?.compactMap(\.string), !names.isEmpty else {
+      throw fail("no feature_names")
+    }
+    featureNames = names
+    guard let baseText = learner["learner_model_param"]?["base_score"]?.string,
+      let base = Double(baseText), base > 0, base < 1
+    else { throw fail("no base_score in (0, 1)") }
+    baseMargin = Float(-log(1 / base - 1))
+    guard let booster = learner["gradient_booster"], booster["name"]?.string == "gbtree",
+      let items = booster["model"]?["trees"]?.array
+    else { throw fail("not a gbtree booster") }
+    trees = try items.map { item in
+      func ints(_ key: String) throws -> [Int32] {
+        guard let values = item[key]?.array else { throw fail("a tree has no \(key)") }
+        return try values.map {
+          guard let v = $0.number, v == v.rounded(), abs(v) < 2e9 else { throw fail("a tree's \(key) is not whole") }
+          return Int32(v)
+        }
+      }
+      let left = try ints("left_children")
+      let right = try ints("right_children")
+      let feature = try ints("split_indices")
+      guard let conditions = item["split_conditions"]?.array?.compactMap(\.number),
+        let defaults = item["default_left"]?.array
+      else { throw fail("a tree has no split_conditions or default_left") }
+      let n = left.count
+      guard n > 0, right.count == n, feature.count == n, conditions.count == n, defaults.count == n else {
+        throw fail("a tree's arrays differ in length")
+      }
+      if let types = item["split_type"]?.array, types.contains(where: { $0.number != 0 }) {
+        throw fail("categorical splits")
+      }
+      for i in 0..<n where left[i] != -1 {
+        guard left[i] > Int32(i), left[i] < Int32(n), right[i] > Int32(i), right[i] < Int32(n),
+          feature[i] >= 0, Int(feature[i]) < names.count
+        else { throw fail("a tree's node \(i) points outside it") }
+      }
+      return Tree(
+        left: left, right: right, feature: feature, value: conditions.map { Float($0) },
+        defaultLeft: defaults.map { $0.bool ?? ($0.number == 1) })
+    }
+  }
+
+  /// The probability of the positive class for one row of features in `featureNames`' order.
+  public func probability(_ features: UnsafeBufferPointer<Double>) -> Double {
+    Double(Self.logistic(margin(features)))
+  }
+
+  /// The raw margin: the base margin plus every tree's leaf, in single precision.
+  public func margin(_ features: UnsafeBufferPointer<Double>) -> Float {
+    var sum = baseMargin
+    for tree in trees {
+      var node = 0
+      while tree.left[node] != -1 {
+        let v = Float(features[Int(tree.feature[node])])
+        if v.isNaN {
+          node = Int(tree.defaultLeft[node] ? tree.left[node] : tree.right[node])
+        } else {
+          node = Int(v < tree.value[node] ? tree.left[node] : tree.right[node])
+        }
+      }
+      sum += tree.value[node]
+    }
+    return sum
+  }
+
+  static func logistic(_ x: Float) -> Float { 1 / (1 + expf(-x)) }
+
+  /// How often each feature splits a node, over every tree (XGBoost's "weight" importance).
+  public var splitCounts: [Int] {
+    var counts = [Int](repeating: 0, count: featureNames.count)
+    for tree in trees {
+      for i in tree.left.indices where tree.left[i] != -1 { counts[Int(tree.feature[i])] += 1 }
+    }
+    return counts
+  }
+}

@@ -1,0 +1,157 @@
+import AccelCore
+import AccelEvaluation
+import AccelIO
+import AccelLearning
+import AccelPlot
+
+/// Writes what `accelkit train` learned into a model directory, all files together (atomic):
+/// `detector.json` and `LABEL.xgb.json` (what detection reads), and the report: `folds.csv` and
+/// `sources.csv` (held-out figures with the chosen decoding), `decoding.csv` (every decoding
+/// tried), `LABEL.importance.svg` (how often each feature splits a node, the 25 commonest).
+public enum ModelDirectory {
+  /// The files' names and contents, in a fixed order (the same inputs give the same bytes).
+  public static func files(_ result: TrainingResult, command: String, version: String) -> [(name: String, text: String)] {
+    let s = result.settings
+    var training = "{\n    \"accelkit\": \(jsonString(version)),\n    \"xgboost\": \(jsonString(result.xgboostVersion)),\n"
+    training += "    \"command\": \(jsonString(command)),\n"
+    training += "    \"traces\": \(result.traces),\n    \"windows\": \(result.windows),\n"
+    training += "    \"sources\": [\(result.sourceNames.map(jsonString).joined(separator: ", "))],\n"
+    training += "    \"cv\": \(jsonString(s.foldsBySource ? "source" : "trace")),\n"
+    training += "    \"rounds\": \(s.rounds), \"max_depth\": \(s.maxDepth), \"eta\": \(formatNumber(s.learningRate)), "
+    training += "\"subsample\": \(formatNumber(s.rowFraction)), \"colsample_bytree\": \(formatNumber(s.columnFraction)), "
+    training += "\"seed\": \(s.seed), \"negative_stride\": \(s.negativeStride),\n"
+    training += "    \"objective\": \(jsonString(objectiveText(s))),\n"
+    training += "    \"held_out\": {"
+    training += result.labels.map { l in
+      "\(jsonString(l.label)): {\"positive_windows\": \(l.positives), \"negative_windows\": \(l.negatives), "
+        + metricsJSON(l.total) + "}"
+    }.joined(separator: ", ")
+    training += "}\n  }"
+    var files: [(String, String)] = [
+      (
+        LearnedModel.descriptionFile,
+        LearnedModel.descriptionJSON(
+          spec: s.spec, labels: result.labels.map(\.label), decoding: result.labels.map(\.decoding), training: training)
+      )
+    ]
+    for l in result.labels {
+      files.append((LearnedModel.classifierFile(l.label), String(decoding: l.model, as: UTF8.self)))
+    }
+    files.append(("folds.csv", figuresCSV(result, kind: "fold")))
+    files.append(("sources.csv", figuresCSV(result, kind: "source")))
+    files.append(("decoding.csv", searchCSV(result)))
+    for l in result.labels {
+      let names = s.spec.names
+      let counts = (try? TreeEnsemble(json: l.model, file: l.label).splitCounts) ?? []
+      let top = counts.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.prefix(25)
+      files.append(
+        (
+          "\(l.label).importance.svg",
+          Plots.bars(
+            top.map { (names[$0], Double(counts[$0])) }, xLabel: "nodes split on the feature",
+            title: "\(l.label): the features the trees split on most")
+        ))
+    }
+    return files
+  }
+
+  /// The names of the files written for `labels`.
+  public static func names(labels: [String]) -> [String] {
+    [LearnedModel.descriptionFile] + labels.map(LearnedModel.classifierFile) + ["folds.csv", "sources.csv", "decoding.csv"]
+      + labels.map { "\($0).importance.svg" }
+  }
+
+  /// What train prints: per label, the decoding chosen and the held-out figures, per source
+  /// when there are several.
+  public static func summary(_ result: TrainingResult) -> String {
+    var text = "learned from \(result.traces) traces (\(result.windows) windows) of \(result.sourceNames.count) source\(result.sourceNames.count == 1 ? "" : "s"); "
+    text += result.settings.foldsBySource ? "one source held out at a time\n" : "\(result.settings.folds) folds of traces held out\n"
+    for l in result.labels {
+      let c = l.decoding
+      text += "\(l.label): on \(formatNumber(c.on)), off \(formatNumber(c.off)), min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))\n"
+      text += "  held out: " + line(l.total) + "\n"
+      if l.sources.count > 1 {
+        for (name, m) in l.sources { text += "  \(name): " + line(m) + "\n" }
+      }
+    }
+    return text
+  }
+
+  static func line(_ m: Metrics) -> String {
+    var parts: [String] = []
+    if m.tp + m.fn > 0 {
+      parts.append("f1 \(cFormat("%.3f", m.f1)) (precision \(cFormat("%.3f", m.precision)), recall \(cFormat("%.3f", m.recall)), \(m.tp + m.fn) events)")
+    }
+    parts.append("\(m.fp) false alarms in \(cFormat("%.2f", m.duration / 3600)) h (\(cFormat("%.2f", m.falseAlarmsPerHour))/h)")
+    return parts.joined(separator: ", ")
+  }
+
+  /// Writes the files into `directory` (created when missing), all or none.
+  public static func write(_ result: TrainingResult, to directory: String, command: String, version: String) throws {
+    let files = files(result, command: command, version: version)
+    try OutputFile.writeTogether(files.map { (directory + "/" + $0.name, $0.text) })
+  }
+
+  static func objectiveText(_ s: TrainingSettings) -> String {
+    let o = s.objective
+    var text = (o.maximize ? "maximise " : "minimise ") + o.metric
+    if !o.constraints.isEmpty {
+      text += " subject to " + o.constraints.map { "\($0.metric)\($0.atMost ? "<=" : ">=")\(formatNumber($0.limit))" }
+        .joined(separator: ",")
+    }
+    if s.worstSource { text += " on the worst source" }
+    return text
+  }
+
+  static func metricsJSON(_ m: Metrics) -> String {
+    "\"tp\": \(m.tp), \"fp\": \(m.fp), \"fn\": \(m.fn), \"hours\": \(formatNumber(rounded(m.duration / 3600))), "
+      + "\"precision\": \(formatNumber(rounded(m.precision))), \"recall\": \(formatNumber(rounded(m.recall))), "
+      + "\"f1\": \(formatNumber(rounded(m.f1))), \"false_alarms_per_hour\": \(formatNumber(rounded(m.falseAlarmsPerHour)))"
+  }
+
+  static func rounded(_ v: Double) -> Double { v.isFinite ? (v * 1e6).rounded() / 1e6 : 0 }
+
+  static let metricColumns =
+    "traces,hours,tp,fp,fn,precision,recall,f1,false_alarms_per_hour,false_alarms_per_hour_low,false_alarms_per_hour_high"
+
+  static func metricFields(_ m: Metrics, traces: Int) -> String {
+    let interval = PoissonInterval.rate(count: m.fp, exposure: m.duration / 3600)
+    let annotated = m.tp + m.fn > 0
+    return [
+      "\(traces)", formatNumber(rounded(m.duration / 3600)), "\(m.tp)", "\(m.fp)", "\(m.fn)",
+      m.tp + m.fp > 0 ? formatNumber(rounded(m.precision)) : "", annotated ? formatNumber(rounded(m.recall)) : "",
+      annotated ? formatNumber(rounded(m.f1)) : "", formatNumber(rounded(m.falseAlarmsPerHour)),
+      formatNumber(rounded(interval.low)), interval.high.isFinite ? formatNumber(rounded(interval.high)) : "",
+    ].joined(separator: ",")
+  }
+
+  static func figuresCSV(_ result: TrainingResult, kind: String) -> String {
+    var text = "label,\(kind),\(metricColumns)\n"
+    for l in result.labels {
+      if kind == "fold" {
+        for f in l.folds { text += "\(csvField(l.label)),\(csvField(f.name)),\(metricFields(f.metrics, traces: f.traces))\n" }
+      } else {
+        for (name, m) in l.sources {
+          text += "\(csvField(l.label)),\(csvField(name)),\(metricFields(m, traces: result.sourceTraceCounts[name] ?? 0))\n"
+        }
+      }
+    }
+    return text
+  }
+
+  static func searchCSV(_ result: TrainingResult) -> String {
+    var text = "label,"
+      + ProbabilityDecoder.Configuration.parameters.map(\.name).joined(separator: ",")
+      + ",violation,objective,tp,fp,fn,f1,false_alarms_per_hour,chosen\n"
+    for l in result.labels {
+      for (c, score, total) in l.search {
+        let values = ProbabilityDecoder.Configuration.parameters.map { formatNumber(c.value(of: $0.name)!) }
+        text += ([csvField(l.label)] + values).joined(separator: ",")
+        text += ",\(formatNumber(rounded(score.violation))),\(formatNumber(rounded(score.objective))),"
+        text += "\(total.tp),\(total.fp),\(total.fn),\(formatNumber(rounded(total.f1))),"
+        text += "\(formatNumber(rounded(total.falseAlarmsPerHour))),\(c == l.decoding ? 1 : 0)\n"
+      }
+    }
+    return text
+  }
+}

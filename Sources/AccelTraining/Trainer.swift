@@ -1,0 +1,363 @@
+import AccelCore
+import AccelEvaluation
+import AccelGestures
+import AccelIO
+import AccelLearning
+
+/// How `accelkit train` learns a detector: the features, XGBoost's settings, the
+/// cross-validation and the objective the event decoding is chosen by.
+public struct TrainingSettings: Sendable {
+  /// The labels to learn, one binary classifier each.
+  public var labels: [String]
+  public var spec = FeatureSpec()
+  /// Boosting rounds, tree depth, learning rate and the row and column fractions each tree sees.
+  public var rounds = 150
+  public var maxDepth = 5
+  public var learningRate = 0.1
+  public var rowFraction = 0.8
+  public var columnFraction = 0.8
+  public var seed: UInt64 = 1
+  /// XGBoost's threads (its histogram sums are reduced in a fixed order: any count gives the same
+  /// model).
+  public var threads = 1
+  /// Folds of traces (trace i in fold i mod `folds`), or one fold per source.
+  public var folds = 5
+  public var foldsBySource = false
+  /// Windows with no event of a label are kept one in this many for training (windows 0.1 s
+  /// apart are nearly alike); every window counts when the decoding is chosen.
+  public var negativeStride = 5
+  /// The weight of a positive window; nil: the kept negatives over the positives.
+  public var positiveWeight: Double?
+  /// What the decoding is chosen by, as `tune` scores: by default the best F1 with at most one
+  /// false alarm an hour, on the worst source when the traces name sources.
+  public var objective = TuningObjective(
+    metric: "f1", maximize: true,
+    constraints: [TuningObjective.Constraint(metric: "false_alarms_per_hour", atMost: true, limit: 1)])
+  public var worstSource = true
+  /// The matching tolerance (seconds), as evaluate's.
+  public var tolerance = 0.25
+  /// Traces read in parallel (nil: every core).
+  public var parallelism: Int?
+
+  public init(labels: [String]) {
+    self.labels = labels
+  }
+
+  /// XGBoost's parameters.
+  func boosterParameters(positiveWeight: Double) -> [(String, String)] {
+    [
+      ("booster", "gbtree"), ("objective", "binary:logistic"), ("base_score", "0.5"), ("tree_method", "hist"),
+      ("max_depth", "\(maxDepth)"), ("eta", formatNumber(learningRate)), ("subsample", formatNumber(rowFraction)),
+      ("colsample_bytree", formatNumber(columnFraction)), ("min_child_weight", "1"),
+      ("scale_pos_weight", formatNumber(positiveWeight)), ("seed", "\(seed % (1 << 31))"), ("nthread", "\(threads)"),
+      ("verbosity", "0"),
+    ]
+  }
+
+  public func validate() throws {
+    try spec.validate()
+    guard !labels.isEmpty else { throw AccelError.usage("give a label to learn with --label") }
+    for label in labels where !LearnedModel.isSafeLabel(label) {
+      throw AccelError.usage("a label must be letters, digits, '-', '_' or '.', got \(quotedField(label))")
+    }
+    guard Set(labels).count == labels.count else { throw AccelError.usage("a label is given twice") }
+    guard (1...100_000).contains(rounds), (1...16).contains(maxDepth), learningRate > 0, learningRate <= 1,
+      rowFraction > 0, rowFraction <= 1, columnFraction > 0, columnFraction <= 1
+    else {
+      throw AccelError.usage(
+        "rounds must be in [1, 100000], depth in [1, 16], the learning rate and the fractions in (0, 1]")
+    }
+    guard negativeStride >= 1, folds >= 2 || foldsBySource else {
+      throw AccelError.usage("--folds must be at least 2 and the negative stride at least 1")
+    }
+  }
+}
+
+/// The windows of one trace: features (32-bit, as XGBoost reads them), times and per-label
+/// targets (1 a window of the label, 0 none, -1 too little of one to say).
+struct TraceWindows: Sendable {
+  var name: String
+  var features: [Float] = []
+  var centers: [Double] = []
+  var ends: [Double] = []
+  var targets: [[Int8]]
+  var start = 0.0
+  var duration = 0.0
+  var annotations: [LabeledInterval]
+  var source: Int
+  var count: Int { centers.count }
+}
+
+/// One label's learned classifier and decoding, with the cross-validated figures behind them.
+public struct LearnedLabel: Sendable {
+  public var label: String
+  /// XGBoost's JSON model trained on every trace.
+  public var model: [UInt8]
+  public var decoding: ProbabilityDecoder.Configuration
+  /// Per fold: its name and the held-out metrics with the chosen decoding.
+  public var folds: [(name: String, traces: Int, metrics: Metrics)]
+  /// Per source, the held-out metrics (every trace was held out once).
+  public var sources: [(name: String, metrics: Metrics)]
+  public var total: Metrics
+  /// Every decoding tried: its values, score and held-out totals.
+  public var search: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
+  public var positives: Int
+  public var negatives: Int
+}
+
+public struct TrainingResult: Sendable {
+  public var settings: TrainingSettings
+  public var labels: [LearnedLabel]
+  public var traces: Int
+  public var windows: Int
+  public var sourceNames: [String]
+  /// Traces per source.
+  public var sourceTraceCounts: [String: Int]
+  public var xgboostVersion: String
+}
+
+public enum Trainer {
+  /// Learns a detector from `jobs` (their annotations in `annotations`): features of every
+  /// trace, cross-validated out-of-fold probabilities, the decoding chosen on them, and a final
+  /// model on everything.
+  public static func train(
+    jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: TrainingSettings,
+    traceDone: (@Sendable (_ rows: Int) -> Void)? = nil
+  ) throws -> TrainingResult {
+    try settings.validate()
+    let sourceNames = Array(Set(jobs.map { $0.group.source ?? "unknown" })).sorted()
+    if settings.foldsBySource, sourceNames.count < 2 {
+      throw AccelError.usage(
+        "--cv source needs traces from two sources or more; the manifests name \(sourceNames.count == 1 ? "one (\(sourceNames[0]))" : "none")",
+        hint: "give the manifests a source column, or train on datasets from several sources")
+    }
+    let traces = try windows(jobs: jobs, annotations: annotations, settings: settings, sourceNames: sourceNames, traceDone: traceDone)
+    let (folds, foldOf, foldNames) = assignFolds(traces: traces, settings: settings, sourceNames: sourceNames)
+    var learned: [LearnedLabel] = []
+    for (l, label) in settings.labels.enumerated() {
+      let positives = traces.reduce(0) { $0 + $1.targets[l].filter { $0 == 1 }.count }
+      guard positives > 0 else {
+        throw AccelError.usage(
+          "no window of the training traces is annotated \(quotedField(label))",
+          hint: "check --label against the events files' labels")
+      }
+      // Out-of-fold probabilities for every window.
+      var probabilities = traces.map { [Double](repeating: 0, count: $0.count) }
+      for fold in 0..<folds {
+        let trainOn = traces.indices.filter { foldOf[$0] != fold }
+        let heldOut = traces.indices.filter { foldOf[$0] == fold }
+        guard !heldOut.isEmpty else { continue }
+        let model = try fit(traces: trainOn.map { traces[$0] }, label: l, settings: settings)
+        let ensemble = try TreeEnsemble(json: model, file: "fold \(fold + 1)")
+        for t in heldOut { probabilities[t] = predict(ensemble, traces[t]) }
+      }
+      let (decoding, search) = try chooseDecoding(
+        traces: traces, probabilities: probabilities, label: label, settings: settings, sourceCount: sourceNames.count)
+      let perTrace = traces.indices.map {
+        metrics(traces[$0], probabilities[$0], label: label, decoding: decoding, tolerance: settings.tolerance)
+      }
+      let total = perTrace.reduce(Metrics(), +)
+      let foldFigures = (0..<folds).map { fold in
+        let members = traces.indices.filter { foldOf[$0] == fold }
+        return (foldNames[fold], members.count, members.reduce(Metrics()) { $0 + perTrace[$1] })
+      }
+      let sourceFigures = sourceNames.indices.map { s in
+        (sourceNames[s], traces.indices.filter { traces[$0].source == s }.reduce(Metrics()) { $0 + perTrace[$1] })
+      }
+      let model = try fit(traces: traces, label: l, settings: settings)
+      let negatives = traces.reduce(0) { $0 + $1.targets[l].filter { $0 == 0 }.count }
+      learned.append(
+        LearnedLabel(
+          label: label, model: model, decoding: decoding, folds: foldFigures, sources: sourceFigures, total: total,
+          search: search, positives: positives, negatives: negatives))
+    }
+    return TrainingResult(
+      settings: settings, labels: learned, traces: traces.count, windows: traces.reduce(0) { $0 + $1.count },
+      sourceNames: sourceNames,
+      sourceTraceCounts: Dictionary(grouping: traces, by: { sourceNames[$0.source] }).mapValues(\.count),
+      xgboostVersion: XGBoost.version)
+  }
+
+  /// The folds: trace i in fold i mod k, or one fold per source. With sources, a source that
+  /// alone holds a label's events (generated positives beside recorded negatives) is spread
+  /// over the other sources' folds, its trace i in the i mod k-th, so that every fold has
+  /// positives to learn from and to be scored on.
+  static func assignFolds(traces: [TraceWindows], settings: TrainingSettings, sourceNames: [String])
+    -> (count: Int, foldOf: [Int], names: [String])
+  {
+    guard settings.foldsBySource else {
+      let k = min(settings.folds, max(2, traces.count))
+      return (k, traces.indices.map { $0 % k }, (0..<k).map { "fold \($0 + 1)" })
+    }
+    var spread = Set<Int>()
+    for l in settings.labels.indices {
+      let holders = Set(traces.filter { $0.targets[l].contains(1) }.map(\.source))
+      if holders.count == 1 { spread.formUnion(holders) }
+    }
+    let kept = sourceNames.indices.filter { !spread.contains($0) }
+    guard kept.count >= 2 else {
+      return (sourceNames.count, traces.map(\.source), sourceNames)
+    }
+    var seen = [Int: Int]()
+    let foldOf = traces.map { trace -> Int in
+      if let k = kept.firstIndex(of: trace.source) { return k }
+      let i = seen[trace.source, default: 0]
+      seen[trace.source] = i + 1
+      return i % kept.count
+    }
+    let names = kept.map { k in
+      sourceNames[k] + (spread.isEmpty ? "" : " (+ \(spread.sorted().map { sourceNames[$0] }.joined(separator: ", ")) in part)")
+    }
+    return (kept.count, foldOf, names)
+  }
+
+  // MARK: Windows
+
+  static func windows(
+    jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: TrainingSettings, sourceNames: [String],
+    traceDone: (@Sendable (Int) -> Void)?
+  ) throws -> [TraceWindows] {
+    let results = parallelMap(Array(jobs.indices), jobs: settings.parallelism) { i in
+      let result = Result { try windows(job: jobs[i], annotations: annotations[i], settings: settings, sourceNames: sourceNames) }
+      traceDone?((try? result.get())?.count ?? 0)
+      return result
+    }
+    return try results.map { try $0.get() }
+  }
+
+  static func windows(
+    job: EvaluationJob, annotations: [LabeledInterval], settings: TrainingSettings, sourceNames: [String]
+  ) throws -> TraceWindows {
+    let stream = try TraceStream(path: job.trace, settings: job.readSettings, resample: nil)
+    var extractor = try FeatureExtractor(spec: settings.spec)
+    var trace = TraceWindows(
+      name: stream.name, targets: settings.labels.map { _ in [] }, annotations: annotations,
+      source: sourceNames.firstIndex(of: job.group.source ?? "unknown") ?? 0)
+    var first: Double?
+    var last = 0.0
+    let byLabel = settings.labels.map { label in
+      annotations.filter { $0.label == label }.map { (start: $0.start, end: $0.end) }
+    }
+    while let block = try stream.next() {
+      guard block.count > 0 else { continue }
+      if first == nil { first = block.t[0] }
+      last = block.t[block.count - 1]
+      extractor.process(block) { start, end, values in
+        trace.features.append(contentsOf: values.lazy.map { Float($0) })
+        trace.centers.append((start + end) / 2)
+        trace.ends.append(end)
+        for (l, events) in byLabel.enumerated() {
+          trace.targets[l].append(windowTarget(start: start, end: end, events: events))
+        }
+      }
+    }
+    trace.start = first ?? 0
+    trace.duration = last - trace.start
+    return trace
+  }
+
+  // MARK: Learning
+
+  /// Trains one label's classifier on `traces` and returns XGBoost's JSON model.
+  static func fit(traces: [TraceWindows], label l: Int, settings: TrainingSettings) throws -> [UInt8] {
+    let columns = settings.spec.names.count
+    var values: [Float] = []
+    var labels: [Float] = []
+    var negatives = 0
+    for trace in traces {
+      for r in 0..<trace.count {
+        let y = trace.targets[l][r]
+        guard y == 1 || (y == 0 && r % settings.negativeStride == 0) else { continue }
+        values.append(contentsOf: trace.features[(r * columns)..<((r + 1) * columns)])
+        labels.append(Float(y))
+        if y == 0 { negatives += 1 }
+      }
+    }
+    let positives = labels.count - negatives
+    guard positives > 0, negatives > 0 else {
+      throw AccelError.usage(
+        "training \(quotedField(settings.labels[l])) needs windows with and without it in every fold; a fold has \(positives == 0 ? "none with it" : "none without it")",
+        hint: "add traces, fewer --folds, or recordings without the gesture")
+    }
+    let weight = settings.positiveWeight ?? Double(negatives) / Double(positives)
+    let matrix = try values.withUnsafeBufferPointer {
+      try TrainingMatrix(rows: labels.count, columns: columns, values: $0, labels: labels, weights: nil, names: settings.spec.names)
+    }
+    let booster = try Booster(training: matrix, parameters: settings.boosterParameters(positiveWeight: weight))
+    try booster.train(matrix, rounds: settings.rounds)
+    return try booster.json()
+  }
+
+  static func predict(_ ensemble: TreeEnsemble, _ trace: TraceWindows) -> [Double] {
+    let columns = ensemble.featureNames.count
+    var row = [Double](repeating: 0, count: columns)
+    return (0..<trace.count).map { r in
+      for c in 0..<columns { row[c] = Double(trace.features[r * columns + c]) }
+      return row.withUnsafeBufferPointer { ensemble.probability($0) }
+    }
+  }
+
+  // MARK: Decoding
+
+  /// The decodings searched: thresholds, hysteresis, minimum duration and merge gap.
+  static var candidates: [ProbabilityDecoder.Configuration] {
+    var all: [ProbabilityDecoder.Configuration] = []
+    for on in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998] {
+      for offShare in [0.5, 0.75, 1.0] {
+        for minimum in [0.0, 0.2, 0.5] {
+          for gap in [0.25, 0.75, 1.5] {
+            var c = ProbabilityDecoder.Configuration()
+            c.on = on
+            c.off = (on * offShare * 1000).rounded() / 1000
+            c.minDurationSeconds = minimum
+            c.mergeGapSeconds = gap
+            all.append(c)
+          }
+        }
+      }
+    }
+    return all
+  }
+
+  static func chooseDecoding(
+    traces: [TraceWindows], probabilities: [[Double]], label: String, settings: TrainingSettings, sourceCount: Int
+  ) throws -> (ProbabilityDecoder.Configuration, [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]) {
+    let candidates = self.candidates
+    let scored = parallelMap(candidates, jobs: settings.parallelism) { c -> (TuningScore, Metrics) in
+      let perTrace = traces.indices.map {
+        metrics(traces[$0], probabilities[$0], label: label, decoding: c, tolerance: settings.tolerance)
+      }
+      let total = perTrace.reduce(Metrics(), +)
+      var groups: [Metrics]?
+      if settings.worstSource, sourceCount >= 2 {
+        var bySource = [Metrics](repeating: Metrics(), count: sourceCount)
+        for t in traces.indices { bySource[traces[t].source] = bySource[traces[t].source] + perTrace[t] }
+        groups = bySource
+      }
+      return (settings.objective.score(total, groups: groups), total)
+    }
+    var best = 0
+    for k in scored.indices.dropFirst()
+    where settings.objective.isBetter((scored[k].0, k), than: (scored[best].0, best)) { best = k }
+    return (candidates[best], candidates.indices.map { (candidates[$0], scored[$0].0, scored[$0].1) })
+  }
+
+  /// One trace's metrics for `label` when its probabilities are decoded with `decoding`.
+  static func metrics(
+    _ trace: TraceWindows, _ p: [Double], label: String, decoding: ProbabilityDecoder.Configuration, tolerance: Double
+  ) -> Metrics {
+    var decoder = ProbabilityDecoder(configuration: decoding)
+    var events: [ProbabilityDecoder.Event] = []
+    for r in 0..<trace.count {
+      if let e = decoder.add(center: trace.centers[r], end: trace.ends[r], probability: p[r]) { events.append(e) }
+    }
+    events += decoder.finish()
+    let detections = events.map {
+      LabeledInterval(start: $0.start, end: $0.end, label: label, reported: $0.reported, cancelled: $0.cancelled)
+    }
+    return Metrics.evaluate(
+      detections: detections, annotations: trace.annotations, label: label, tolerance: tolerance,
+      includeCancelled: false, duration: trace.duration, start: trace.start
+    ).0
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// accelkit train, features and --model end to end: a model is written the same twice, detects
+/// and evaluates like a rule, and Python's xgboost reads it and predicts what accelkit predicts.
+@Suite struct ModelCLITests {
+  static let train = Paths.packageRoot + "/datasets/train"
+  static let test = Paths.packageRoot + "/datasets/test"
+
+  func trainSmall(_ output: String) throws -> CLIResult {
+    try accelkit([
+      "train", Self.train, "--label", "shake", "--folds", "3", "--rounds", "30", "--quiet", "-o", output,
+    ])
+  }
+
+  @Test func aModelIsWrittenTheSameTwiceAndDetectsLikeARule() throws {
+    let dir = Paths.temporaryDirectory()
+    let first = try trainSmall(dir + "/m1")
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("shake: on "), "\(first.stdout)")
+    for name in ["detector.json", "shake.xgb.json", "folds.csv", "sources.csv", "decoding.csv", "shake.importance.svg"] {
+      #expect(fileExists(dir + "/m1/" + name), "\(name)")
+    }
+    #expect(try trainSmall(dir + "/m2").status == 0)
+    for name in ["shake.xgb.json", "folds.csv", "decoding.csv", "shake.importance.svg"] {
+      #expect(readFile(dir + "/m1/" + name) == readFile(dir + "/m2/" + name), "\(name) differs between runs")
+    }
+    // detect-shakes --model: the events CSV every rule writes, the model named as the rule.
+    let events = try accelkit(["detect-shakes", "--model", dir + "/m1", Self.test + "/000.csv"])
+    #expect(events.status == 0, "\(events.stderr)")
+    #expect(events.stdout.hasPrefix("start,end,label,rule,reported"))
+    #expect(events.stdout.contains(",shake,model:\(dir)/m1,"), "\(events.stdout)")
+    // --param sets the decoding: a threshold of 1 leaves nothing above it.
+    let strict = try accelkit([
+      "detect-shakes", "--model", dir + "/m1", "--param", "on=1", "--param", "off=1", Self.test + "/000.csv",
+    ])
+    #expect(strict.status == 0 && strict.stdout.split(separator: "\n").count <= 1, "\(strict.stdout)")
+    // evaluate --model beside a rule, in the same report.
+    let report = try accelkit(["evaluate", Self.test, "--model", dir + "/m1", "--rule", "swing", "--format", "csv"])
+    #expect(report.status == 0, "\(report.stderr)")
+    let rows = report.stdout.split(separator: "\n")
+    #expect(rows.count == 3 && rows[2].hasPrefix("model:"), "\(report.stdout)")
+    // A gate on the model's figures fails as a rule's does.
+    let gated = try accelkit(["evaluate", Self.test, "--model", dir + "/m1", "--fail-under", "f1=1.01"])
+    #expect(gated.status == 64 || gated.status == 1, "\(gated.status) \(gated.stderr)")
+  }
+
+  /// The saved model loads in Python's xgboost and gives, on the features accelkit writes, the
+  /// probabilities accelkit writes (scripts/check_xgboost_interop.py, to 1e-6).
+  @Test func pythonXGBoostReadsTheModel() throws {
+    let python = Tools.python(importing: ["numpy", "xgboost"])
+    #expect(python != nil, Comment(rawValue: Tools.missing("python3 with xgboost", package: "xgboost-cpu")))
+    guard let python else { return }
+    let dir = Paths.temporaryDirectory()
+    #expect(try trainSmall(dir + "/m").status == 0)
+    let features = try accelkit([
+      "features", Self.test + "/003.csv", "--labels", Self.test + "/003.events.csv", "--model", dir + "/m",
+      "-o", dir + "/f.csv",
+    ])
+    #expect(features.status == 0, "\(features.stderr)")
+    let header = String(decoding: readFile(dir + "/f.csv") ?? [], as: UTF8.self).prefix { $0 != "\n" }
+    #expect(header.hasPrefix("start,end,w1_x_mean,") && header.hasSuffix(",label_shake,p_shake"))
+    let check = try accelkit(
+      [], shell: "\(python) \(Paths.packageRoot)/scripts/check_xgboost_interop.py \(dir)/m \(dir)/f.csv")
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    #expect(check.stdout.contains("shake: largest difference"), "\(check.stdout)")
+  }
+
+  @Test func featuresWriteNPYWithTheSameColumns() throws {
+    let dir = Paths.temporaryDirectory()
+    let csv = try accelkit(["features", Self.test + "/000.csv", "--window", "2", "--hop", "0.5", "-o", dir + "/f.csv"])
+    let npy = try accelkit(["features", Self.test + "/000.csv", "--window", "2", "--hop", "0.5", "-o", dir + "/f.npy"])
+    #expect(csv.status == 0 && npy.status == 0, "\(csv.stderr)\(npy.stderr)")
+    let bytes = readFile(dir + "/f.npy") ?? []
+    let header = String(decoding: bytes.prefix(4096), as: UTF8.self)
+    #expect(header.contains("'w2_x_mean'") && !header.contains("'w1_"))
+    let lines = String(decoding: readFile(dir + "/f.csv") ?? [], as: UTF8.self).split(separator: "\n")
+    #expect(header.contains("(\(lines.count - 1),)"), "rows: \(lines.count - 1)")
+  }
+
+  @Test func badModelsAndTrainingsAreRefused() throws {
+    let dir = Paths.temporaryDirectory()
+    let missing = try accelkit(["detect-shakes", "--model", dir + "/none", Self.test + "/000.csv"])
+    #expect(missing.status == 66, "\(missing.stderr)")
+    try FileManager.default.createDirectory(atPath: dir + "/bad", withIntermediateDirectories: true)
+    writeFile(dir + "/bad/detector.json", "{\"format\": \"accelkit-detector\", \"labels\": [\"shake\"]")
+    let broken = try accelkit(["evaluate", Self.test, "--model", dir + "/bad"])
+    #expect(broken.status == 65 && broken.stderr.contains("detector.json:"), "\(broken.stderr)")
+    #expect(try accelkit(["train", Self.train, "-o", dir + "/x"]).status == 64)
+    let unknown = try accelkit(["train", Self.train, "--label", "wave", "--quiet", "-o", dir + "/x"])
+    #expect(unknown.status == 64 && unknown.stderr.contains("\"wave\""), "\(unknown.stderr)")
+    #expect(!fileExists(dir + "/x"))
+    let both = try accelkit(["detect-shakes", "--model", dir + "/x", "--rule", "swing", Self.test + "/000.csv"])
+    #expect(both.status == 64)
+  }
+}
