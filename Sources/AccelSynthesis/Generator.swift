@@ -91,9 +91,11 @@ public struct GeneratedTrace: Sendable {
 public enum Generator {
   /// Builds trace number `index` of a set: the same (seed, index, scenario) always gives the same
   /// trace.
-  public static func trace(seed: UInt64, index: Int, scenario: Scenario, duration: Double = 30)
-    -> GeneratedTrace
-  {
+  /// `shakeModels`: the motion models shakes are drawn from (all four by default).
+  public static func trace(
+    seed: UInt64, index: Int, scenario: Scenario, duration: Double = 30,
+    shakeModels: [MotionSegment.ShakeStyle] = MotionSegment.ShakeStyle.allCases
+  ) -> GeneratedTrace {
     // Each trace's generator starts from a hash of (seed, index): trace i is not trace 0 shifted
     // by i draws (SplitMix64's own increment must not be the index's multiplier).
     var mixer = SeededGenerator(seed: seed &* 0x100_0000_01B3 ^ (UInt64(index) &+ 1) &* 0xD1B5_4A32_D192_ED03)
@@ -103,7 +105,7 @@ public enum Generator {
     // whether there is one: 80% of modern sensors have one, the iPhone's LIS302DL had none.
     var gyroRng = SeededGenerator(seed: mixer.next())
     if sensor.name != "LIS302DL" && gyroRng.chance(0.8) { sensor.gyroscope = .typical(&gyroRng) }
-    let segments = timeline(&rng, scenario: scenario, duration: duration)
+    let segments = timeline(&rng, scenario: scenario, duration: duration, shakeModels: shakeModels)
     // Some recordings lose a stretch of samples (a busy phone, a radio link).
     var gaps: [(Double, Double)] = []
     if rng.chance(0.3) {
@@ -186,8 +188,10 @@ public enum Generator {
     return (v.0 / n, v.1 / n, v.2 / n)
   }
 
-  static func timeline(_ rng: inout SeededGenerator, scenario: Scenario, duration: Double) -> [MotionSegment]
-  {
+  static func timeline(
+    _ rng: inout SeededGenerator, scenario: Scenario, duration: Double,
+    shakeModels: [MotionSegment.ShakeStyle] = MotionSegment.ShakeStyle.allCases
+  ) -> [MotionSegment] {
     var segments: [MotionSegment] = []
     var t = 0.0
     var attitude = rng.chance(0.5) ? Attitude3.faceUp : rng.pick(uprights)
@@ -254,12 +258,20 @@ public enum Generator {
       // Then perhaps an event.
       let u = rng.uniform(0, 1)
       if u < shakeChance {
-        // A person's shake: 1.5-6 Hz, 2.5-12 cycles (0.8-6 s), the hand moving 3-15 cm each way
-        // (peak acceleration A (2 pi f)^2, kept within 0.5-4 g).
-        let hz = rng.uniform(1.5, 6)
-        let length = max(0.8, min(6, rng.uniform(2.5, 12) / hz))
+        // A person's shake, as docs/GESTURES.md defines it: 2-12 cycles at 2-8 Hz (a third of
+        // them quick flicks of 2-3 cycles at 3-8 Hz, what "shake to undo" reacts to), the hand
+        // moving 3-15 cm each way (peak acceleration A (2 pi f)^2, kept within 0.5-4 g; flicks
+        // 0.7-3 g), in one of four motion models drawn per shake (see MotionSegment.ShakeStyle).
+        let flick = rng.chance(1.0 / 3)
+        let hz = flick ? rng.uniform(3, 8) : rng.uniform(2, 7)
+        let cycles = flick ? rng.uniform(2, 3) : rng.uniform(3, 12)
+        let length = max(2 / hz, min(6, cycles / hz))
         let travel = rng.uniform(0.03, 0.15)
-        let peak = max(0.5, min(4, travel * pow(2 * .pi * hz, 2) / AccelerationUnit.standardGravity))
+        let peak =
+          flick
+          ? rng.uniform(0.7, 3)
+          : max(0.5, min(4, travel * pow(2 * .pi * hz, 2) / AccelerationUnit.standardGravity))
+        let style = rng.pick(shakeModels)
         let direction = shakeDirection(&rng)
         let holdAt = holding(&rng)
         let before = rng.uniform(0.8, 1.5)
@@ -273,7 +285,10 @@ public enum Generator {
           .shake, length, to: holdAt,
           [
             "hz": hz, "peak_g": peak, "dx": direction.0, "dy": direction.1, "dz": direction.2,
-            "wrist_rad": rng.uniform(0, 0.6), "seed": rng.uniform(0, 6.28),
+            "wrist_rad": rng.uniform(0, 0.6), "seed": rng.uniform(0, 6.28), "style": Double(style.rawValue),
+            "sharpness": rng.uniform(0.5, 3), "strokes_seed": Double(rng.integer(0, 1 << 30)),
+            "twist_rad": rng.uniform(0.3, 1.0), "radius_m": rng.uniform(0.05, 0.15),
+            "step_hz": rng.uniform(1.6, 2.2), "impact_g": rng.uniform(0.4, 1.0), "width_s": rng.uniform(0.025, 0.05),
           ])
         add(.hold, rng.uniform(0.8, 1.5), to: holdAt, ["tremor_hz": 10, "tremor_g": 0.01])
       } else if u < shakeChance + 0.08 {
@@ -322,13 +337,18 @@ public enum Generator {
   /// (start,end,label), NNN.truth.csv (t,gravity_x,gravity_y,gravity_z,roll,pitch), manifest.csv and README.md.
   public static func writeDataset(
     directory: String, count: Int, seed: UInt64, scenario: Scenario, split: String, command: String,
+    shakeModels: [MotionSegment.ShakeStyle] = MotionSegment.ShakeStyle.allCases,
     write: (String, String) throws -> Void
   ) throws {
-    var manifest = "trace,events,truth,rate,sensor,split\n"
+    var manifest = "trace,events,truth,rate,sensor,split,source,position\n"
+    // The source names the shakes' motion models, so that training and evaluation can hold one out.
+    let source =
+      shakeModels == MotionSegment.ShakeStyle.allCases
+      ? "generated" : "generated-" + shakeModels.map(\.name).joined(separator: "+")
     var shakes = 0
     var totalDuration = 0.0
     for i in 0..<count {
-      let g = trace(seed: seed, index: i, scenario: scenario)
+      let g = trace(seed: seed, index: i, scenario: scenario, shakeModels: shakeModels)
       let name = cFormat("%03ld", i)
       var csv = g.samples.gyroscope == nil ? "t,x,y,z\n" : "t,x,y,z,gx,gy,gz\n"
       var truth = "t,gravity_x,gravity_y,gravity_z,roll,pitch\n"
@@ -352,7 +372,7 @@ public enum Generator {
       try write("\(name).events.csv", events)
       try write("\(name).truth.csv", truth)
       manifest +=
-        "\(name).csv,\(name).events.csv,\(name).truth.csv,\(formatRate(g.sensor.rate)),\(g.sensor.name),\(split)\n"
+        "\(name).csv,\(name).events.csv,\(name).truth.csv,\(formatRate(g.sensor.rate)),\(g.sensor.name),\(split),\(source),hand\n"
     }
     try write("manifest.csv", manifest)
     try write(
@@ -391,13 +411,17 @@ public enum Generator {
     real gait is: each step a short heel strike or landing (walking 0.4-1.8 g, running 1.5-3.5 g,
     20-50 ms wide) and a long shallow phase that balances it (never below free fall), with the
     fore-aft push and the side-to-side sway. Between stretches the device settles into the next
-    attitude. Events: shakes (1.5-6 Hz, 2.5-12 cycles lasting 0.8-6 s, the hand travelling 3-15 cm
-    each way so the peak is 0.5-4 g; along the device's x 40%, y 25%, z 15% or any diagonal 20%; the
-    rate drifting 8% and the size 15% as a person's do; ramped over a quarter cycle; the wrist
-    turning up to 0.6 rad), jiggles (one back-and-forth or one stroke at 3-7 Hz, 0.5-2.5 g: not
-    shakes), taps (1-3 g, 10-30 ms), drops (0.2-0.4 s of free fall, then a 3-6 g impact), jumps
-    (push-off, 0.3-0.5 s of flight, a 2.5-6 g landing), sitting down hard (a 1-3 g seat impact) and
-    turning over (0.8-1.5 s).
+    attitude. Events: shakes as docs/GESTURES.md defines them (2-12 cycles at 2-8 Hz, 0.25-6 s: a
+    third are quick flicks of 2-3 cycles at 3-8 Hz and 0.7-3 g, the rest 3-12 cycles at 2-7 Hz, the
+    hand travelling 3-15 cm each way so the peak is 0.5-4 g; along the device's x 40%, y 25%, z 15%
+    or any diagonal 20%; ramped over a quarter cycle), each in one of four motion models drawn
+    with equal odds: a sine whose rate drifts 8% and size 15% as a person's do, the wrist turning
+    up to 0.6 rad; strokes of uneven length (+-25%) and size (+-30%) with soft or sharp reversals;
+    a wrist twist of 0.3-1 rad about a device axis, the device 5-15 cm off the axis; a sine shake
+    by a walking hand, the steps going on underneath. Also jiggles (one back-and-forth or one stroke
+    at 3-7 Hz, 0.5-2.5 g: not shakes), taps (1-3 g, 10-30 ms), drops (0.2-0.4 s of free fall, then
+    a 3-6 g impact), jumps (push-off, 0.3-0.5 s of flight, a 2.5-6 g landing), sitting down hard (a
+    1-3 g seat impact) and turning over (0.8-1.5 s).
 
     ## Sensor model
     25% of traces: the iPhone LIS302DL of the seed material (100 Hz nominal, +-2.3 g clipping,

@@ -1,3 +1,5 @@
+import AccelCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -106,6 +108,35 @@ public struct MotionSegment: Sendable {
     /// Cycling: road vibration and the pedalling sway.
     case bike
   }
+  /// How a shake moves the device: four motion models drawn per shake, so that no rule or model
+  /// can fit one model's regularities.
+  public enum ShakeStyle: Int, CaseIterable, Sendable {
+    /// A sine whose rate drifts and whose size breathes, along a line of the device frame.
+    case sine
+    /// Strokes of uneven length and size, each a half-sine raised to a power (soft or sharp
+    /// reversals), alternating in direction.
+    case strokes
+    /// The wrist turning the device back and forth about one of its axes (gravity's projection
+    /// swings, and the device, held off the axis, is carried round).
+    case twist
+    /// A sine shake by a hand that is walking: the steps go on underneath.
+    case walking
+
+    public var name: String {
+      switch self {
+      case .sine: "sine"
+      case .strokes: "strokes"
+      case .twist: "twist"
+      case .walking: "walking"
+      }
+    }
+
+    public init?(name: String) {
+      guard let style = Self.allCases.first(where: { $0.name == name }) else { return nil }
+      self = style
+    }
+  }
+
   public var kind: Kind
   public var start: Double
   public var duration: Double
@@ -125,6 +156,21 @@ public struct MotionSegment: Sendable {
     case .jiggle: "jiggle"
     default: nil
     }
+  }
+
+  /// Gait's world acceleration (g): each step a Gaussian heel strike of `impact` g, `width`
+  /// seconds wide, less its mean; the fore-aft braking and push at the step rate; the
+  /// side-to-side sway at the stride rate.
+  static func gait(local: Double, stepHz f: Double, impact a: Double, width: Double, phase: Double) -> (
+    Double, Double, Double
+  ) {
+    let period = 1 / f
+    let at = (local + phase).truncatingRemainder(dividingBy: period) - period / 2
+    let mean = a * width * (2 * Double.pi).squareRoot() / period
+    let vertical = a * exp(-at * at / (2 * width * width)) - mean
+    let surge = 0.25 * a * sin(2 * .pi * f * local + 0.8) * min(1, mean)
+    let sway = 0.15 * sin(.pi * f * local) * min(1, a / 2)
+    return (surge, sway, vertical)
   }
 
   /// The state at time t within the segment.
@@ -158,13 +204,7 @@ public struct MotionSegment: Sendable {
       let a = p["impact_g"]!
       let width = p["width_s"]!
       let carry = Int(p["carry"]!)
-      let period = 1 / f
-      let phase = (local + p["phase_s"]!).truncatingRemainder(dividingBy: period) - period / 2
-      let mean = a * width * (2 * Double.pi).squareRoot() / period
-      let vertical = a * exp(-phase * phase / (2 * width * width)) - mean
-      let surge = 0.25 * a * sin(2 * .pi * f * local + 0.8) * min(1, mean)
-      let sway = 0.15 * sin(.pi * f * local) * min(1, a / 2)
-      world = (surge, sway, vertical)
+      world = Self.gait(local: local, stepHz: f, impact: a, width: width, phase: p["phase_s"]!)
       switch carry {
       case 1:  // pocket
         attitude.pitch += 0.45 * sin(.pi * f * local)
@@ -234,17 +274,60 @@ public struct MotionSegment: Sendable {
         0.1 * sin(2 * .pi * 1.3 * local)
       )
     case .shake, .jiggle:
-      // A hand's back-and-forth along the direction (dx, dy, dz) of the device frame: a sine
-      // whose rate drifts and whose size breathes as a person's does, ramped in and out over a
-      // quarter cycle, with the wrist turning with it.
       let f = p["hz"]!
       let a = p["peak_g"]!
-      let taper = min(1, min(local, duration - local) * f * 4)
-      let breathing = 1 + 0.15 * sin(2 * .pi * 0.7 * local + p["seed"]!)
-      let drift = 0.08 * f / 0.5 * (1 - cos(2 * .pi * 0.5 * local)) / (2 * .pi)
-      let v = a * max(0, taper) * breathing * sin(2 * .pi * (f * local + drift))
-      device = (-v * p["dx"]!, -v * p["dy"]!, -v * p["dz"]!)
-      attitude.roll += p["wrist_rad"]! * max(0, taper) * sin(2 * .pi * (f * local + drift) + 0.3)
+      let taper = max(0, min(1, min(local, duration - local) * f * 4))
+      let direction = (p["dx"]!, p["dy"]!, p["dz"]!)
+      switch ShakeStyle(rawValue: Int(p["style"] ?? 0)) ?? .sine {
+      case .sine, .walking:
+        // A hand's back-and-forth along the direction of the device frame: a sine whose rate
+        // drifts and whose size breathes as a person's does, ramped in and out over a quarter
+        // cycle, with the wrist turning with it.
+        let breathing = 1 + 0.15 * sin(2 * .pi * 0.7 * local + p["seed"]!)
+        let drift = 0.08 * f / 0.5 * (1 - cos(2 * .pi * 0.5 * local)) / (2 * .pi)
+        let v = a * taper * breathing * sin(2 * .pi * (f * local + drift))
+        device = (-v * direction.0, -v * direction.1, -v * direction.2)
+        attitude.roll += p["wrist_rad"]! * taper * sin(2 * .pi * (f * local + drift) + 0.3)
+        if p["style"] == Double(ShakeStyle.walking.rawValue) {
+          world = Self.gait(local: local, stepHz: p["step_hz"]!, impact: p["impact_g"]!, width: p["width_s"]!, phase: 0)
+        }
+      case .strokes:
+        // Half-cycles of uneven length (+-25%) and size (+-30%), drawn from the shake's own seed.
+        var rng = SeededGenerator(seed: UInt64(p["strokes_seed"]!))
+        var t0 = 0.0
+        var sign = 1.0
+        var v = 0.0
+        while t0 < duration {
+          let half = 0.5 / f * rng.uniform(0.75, 1.25)
+          let size = rng.uniform(0.7, 1.3)
+          if local < t0 + half {
+            let u = (local - t0) / half
+            v = sign * a * size * pow(sin(.pi * u), p["sharpness"]!)
+            break
+          }
+          t0 += half
+          sign = -sign
+        }
+        v *= taper
+        device = (-v * direction.0, -v * direction.1, -v * direction.2)
+      case .twist:
+        // The device turns about the axis `direction` by +-twist_rad; held radius_m off the
+        // axis, it is carried round: a tangential acceleration r * (angular acceleration).
+        let theta = p["twist_rad"]! * taper * sin(2 * .pi * f * local)
+        let alpha = -p["twist_rad"]! * taper * pow(2 * .pi * f, 2) * sin(2 * .pi * f * local)
+        let tangential = p["radius_m"]! * alpha / AccelerationUnit.standardGravity
+        let (dx, dy, dz) = direction
+        if abs(dz) >= max(abs(dx), abs(dy)) {
+          attitude.yaw += theta
+          device = (tangential, 0, 0)
+        } else if abs(dx) >= abs(dy) {
+          attitude.pitch += theta
+          device = (0, tangential, 0)
+        } else {
+          attitude.roll += theta
+          device = (tangential, 0, 0)
+        }
+      }
     case .tap:
       let a = p["peak_g"]!
       let shape = sin(.pi * s)

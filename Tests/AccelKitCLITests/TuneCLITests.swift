@@ -24,7 +24,7 @@ import Testing
     let gridBest =
       sweep.split(separator: "\n").dropFirst().compactMap { Double($0.split(separator: ",")[4]) }.max() ?? 1
     let tuned = try accelkit([
-      "tune", train, "--rule", "seismic", "--trials", "60", "--folds", "3", "-o", dir + "/tuned",
+      "tune", train, "--rule", "seismic", "--trials", "80", "--folds", "3", "-o", dir + "/tuned",
     ])
     #expect(tuned.status == 0, "\(tuned.stderr)")
     let params = String(decoding: readFile(dir + "/tuned/best.params") ?? [], as: UTF8.self)
@@ -45,7 +45,7 @@ import Testing
     // Repeatable: the same command, the same trials.
     #expect(
       try accelkit([
-        "tune", train, "--rule", "seismic", "--trials", "60", "--folds", "3", "-o", dir + "/again",
+        "tune", train, "--rule", "seismic", "--trials", "80", "--folds", "3", "-o", dir + "/again",
       ]).status == 0)
     #expect(readFile(dir + "/tuned/trials.csv") == readFile(dir + "/again/trials.csv"))
   }

@@ -69,10 +69,11 @@ import Testing
     #expect(shakes >= 20, "the shakes scenario should put a shake after most stretches")
   }
 
-  @Test func aShakeIsAnOscillationAtItsFrequency() {
+  @Test(arguments: [MotionSegment.ShakeStyle.sine, .strokes])
+  func aShakeIsAnOscillationAtItsFrequency(style: MotionSegment.ShakeStyle) {
     // Find a strong shake and check that the reading swings at about its frequency.
     for index in 0..<20 {
-      let g = Generator.trace(seed: 9, index: index, scenario: .shakes)
+      let g = Generator.trace(seed: 9, index: index, scenario: .shakes, shakeModels: [style])
       guard let shake = g.segments.first(where: { $0.kind == .shake && $0.parameters["peak_g"]! > 1.5 && $0.duration > 0.6 }) else {
         continue
       }
@@ -89,6 +90,43 @@ import Testing
       return
     }
     Issue.record("no strong shake found in 20 traces")
+  }
+
+  /// A twist turns the device: the true gravity swings in the device frame at the shake's rate.
+  @Test func aTwistTurnsTheDevice() {
+    for index in 0..<20 {
+      let g = Generator.trace(seed: 9, index: index, scenario: .shakes, shakeModels: [.twist])
+      guard let shake = g.segments.first(where: { $0.kind == .shake && $0.duration > 0.6 }) else { continue }
+      let inside = g.samples.t.indices.filter { g.samples.t[$0] >= shake.start && g.samples.t[$0] < shake.end }
+      let gravity = inside.map { g.gravity[$0] }
+      let spread = [\(Double, Double, Double).0, \.1, \.2].map { k in
+        (gravity.map { $0[keyPath: k] }.max() ?? 0) - (gravity.map { $0[keyPath: k] }.min() ?? 0)
+      }.max() ?? 0
+      #expect(spread > 0.2, "gravity moved by \(spread) g during a twist of \(shake.parameters["twist_rad"]!) rad")
+      return
+    }
+    Issue.record("no twist found in 20 traces")
+  }
+
+  /// Shakes span the definition: 2-8 Hz, from two cycles (quick flicks) to twelve, every motion
+  /// model drawn.
+  @Test func shakesSpanTheDefinition() {
+    var styles = Set<Int>()
+    var flicks = 0
+    var total = 0
+    for index in 0..<40 {
+      for s in Generator.trace(seed: 4, index: index, scenario: .shakes).segments where s.kind == .shake {
+        let hz = s.parameters["hz"]!
+        let cycles = hz * s.duration
+        #expect(hz >= 2 && hz <= 8)
+        #expect(cycles >= 2 - 1e-9 && cycles <= 12 + 1e-9, "\(cycles) cycles")
+        if cycles <= 3 { flicks += 1 }
+        styles.insert(Int(s.parameters["style"]!))
+        total += 1
+      }
+    }
+    #expect(styles.count == MotionSegment.ShakeStyle.allCases.count)
+    #expect(flicks * 5 >= total, "\(flicks) flicks of \(total) shakes")
   }
 }
 
