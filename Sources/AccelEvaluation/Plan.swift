@@ -21,14 +21,11 @@ public struct EvaluationPlan: Sendable {
   public init(
     rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String], models: [String] = []
   ) throws {
-    for r in rules where ShakeRules.named(r) == nil {
-      throw AccelError.usage(
-        "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
-    }
-    func known(_ rule: String) -> Bool { ShakeRules.named(rule) != nil || (rule == Self.modelOwner && !models.isEmpty) }
+    for r in rules where !ShakeRules.isDetector(r) { throw ShakeRules.unknown(r) }
+    func known(_ rule: String) -> Bool { ShakeRules.isDetector(rule) || (rule == Self.modelOwner && !models.isEmpty) }
     let chosen =
       !models.isEmpty && rules.isEmpty ? [] : rules.isEmpty
-      ? ShakeRules.all.filter { $0.labels.contains(where: labels.contains) }.map { $0.name } : rules
+      ? ShakeRules.names.filter { name in labels.contains { ShakeRules.namesEmitting($0).contains(name) } } : rules
     var fixed: [String: [(String, Double)]] = [:]
     for item in parameters {
       guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: "."),

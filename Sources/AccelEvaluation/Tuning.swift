@@ -150,6 +150,12 @@ public struct TuningScore: Sendable, Equatable {
   public var violation: Double
   public var objective: Double
   public var falseAlarmsPerHour: Double
+
+  public init(violation: Double, objective: Double, falseAlarmsPerHour: Double) {
+    self.violation = violation
+    self.objective = objective
+    self.falseAlarmsPerHour = falseAlarmsPerHour
+  }
 }
 
 /// A tuning run's settings.

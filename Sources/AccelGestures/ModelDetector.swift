@@ -17,9 +17,13 @@ public struct ModelDetector: ShakeDetector {
 
   public mutating func finish() -> [ShakeEvent] { runner.finish().map(Self.event) }
 
+  /// Times to the microsecond: the grid's sums (t0 + k / rate) are not worth their last digits.
+  static func microseconds(_ t: Double) -> Double { abs(t) < 1e12 ? (t * 1e6).rounded() / 1e6 : t }
+
   static func event(_ item: (label: String, event: ProbabilityDecoder.Event)) -> ShakeEvent {
     ShakeEvent(
-      start: item.event.start, end: item.event.end, reported: item.event.reported, count: item.event.windows,
+      start: microseconds(item.event.start), end: microseconds(item.event.end),
+      reported: microseconds(item.event.reported), count: item.event.windows,
       status: item.event.cancelled ? .cancelled : .ended, label: item.label)
   }
 }
@@ -48,7 +52,11 @@ extension RuleSetting {
       model = try LearnedModel.load(directory: directory)
       loadedModels.withLock { $0[directory] = model }
     }
-    let name = modelPrefix + directory
+    return try Self.model(model, name: modelPrefix + directory, assignments: assignments)
+  }
+
+  /// `model`, called `name`, with its decoding parameters set by `assignments`.
+  public static func model(_ model: LearnedModel, name: String, assignments: [(String, Double)]) throws -> RuleSetting {
     var decoding = model.decoding
     var sorted: [(name: String, value: Double)] = []
     for (parameter, value) in assignments {

@@ -1,4 +1,5 @@
 import AccelCore
+import AccelLearning
 
 /// A detected event (a shake, or any other labelled gesture), or a cancelled one.
 public struct ShakeEvent: Equatable, Sendable {
@@ -80,9 +81,11 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
       self = try Self.model(directory: String(rule.dropFirst(Self.modelPrefix.count)), assignments: assignments)
       return
     }
-    guard let type = ShakeRules.named(rule) else {
-      throw AccelError.usage("unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+    if let model = BuiltInModels.named(rule) {
+      self = try Self.model(model, name: rule, assignments: assignments)
+      return
     }
+    guard let type = ShakeRules.named(rule) else { throw ShakeRules.unknown(rule) }
     self = try Self.make(type, assignments: assignments)
   }
 
@@ -118,9 +121,20 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
     return events
   }
 
-  /// The parameters of every rule, as `accelkit detect-shakes --list-params` prints them.
+  /// The parameters of every rule and built-in model, as `accelkit detect-shakes --list-params`
+  /// prints them.
   public static var parameterList: String {
-    parameterListing(ShakeRules.all.map { ($0.name, $0.summary, ShakeRules.parameterRows($0)) })
+    parameterListing(
+      ShakeRules.all.map { ($0.name, $0.summary, ShakeRules.parameterRows($0)) }
+        + BuiltInModels.names.map { name in
+          let decoding = BuiltInModels.named(name)!.decoding[0]
+          return (
+            name, "accelkit's learned shake detector (the default; its event decoding)",
+            ProbabilityDecoder.Configuration.parameters.map {
+              ($0.name, $0.unit, decoding.value(of: $0.name)!, $0.meaning, $0.range)
+            }
+          )
+        })
   }
 
   /// Parses `NAME=VALUE` items (or `RULE.NAME=VALUE` for this rule) for `rule`.
@@ -159,8 +173,24 @@ public enum ShakeRules {
     [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, SwingRule.self, OrientationChangeRule.self]
   }
 
-  /// The rules' names, in `all`'s order.
-  public static var names: [String] { all.map { $0.name } }
+  /// The rules' names, in `all`'s order, then the built-in models'.
+  public static var names: [String] { all.map { $0.name } + BuiltInModels.names }
+
+  /// The detector that `detect-shakes` runs without --rule: the built-in learned model.
+  public static let recommended = BuiltInModels.shakeName
+
+  /// Whether `name` is a rule or a built-in model.
+  public static func isDetector(_ name: String) -> Bool { named(name) != nil || BuiltInModels.named(name) != nil }
+
+  /// The usage error for a name that is neither.
+  public static func unknown(_ name: String) -> AccelError {
+    AccelError.usage("unknown rule \"\(name)\"; the rules are \(names.joined(separator: ", "))")
+  }
+
+  /// The detectors' names that emit `label`: rules, then built-in models.
+  public static func namesEmitting(_ label: String) -> [String] {
+    emitting(label).map { $0.name } + BuiltInModels.names.filter { BuiltInModels.named($0)!.labels.contains(label) }
+  }
 
   /// The detectors that emit `label`.
   public static func emitting(_ label: String) -> [any ShakeRule.Type] { all.filter { $0.labels.contains(label) } }

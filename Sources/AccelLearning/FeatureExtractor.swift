@@ -30,7 +30,12 @@ public struct FeatureExtractor {
   // The grid: origin, next index, and the previous reading.
   private var origin: Double?
   private var nextIndex = 0
-  private var previous: [Double] = []  // t, x, y, z[, gx, gy, gz]
+  private var previous = Reading(t: 0, x: 0, y: 0, z: 0, gx: 0, gy: 0, gz: 0)
+
+  /// One sample: time, acceleration and rotation rate (NaN without a gyroscope).
+  struct Reading {
+    var t, x, y, z, gx, gy, gz: Double
+  }
   // Gravity: two cascaded one-pole low-passes.
   private var g1 = (0.0, 0.0, 0.0)
   private var g2 = (0.0, 0.0, 0.0)
@@ -50,6 +55,11 @@ public struct FeatureExtractor {
   private let transforms: [RealFFT]
   private var power: [Double]
   private var taper: [Double]
+  /// The Hann window of the last length used (windows of one width have one length but while a
+  /// trace is younger than them).
+  private var hann: [[Double]]
+  private let signedSignals: [Bool]
+  private let bandBins: [[ClosedRange<Int>?]]
 
   public init(spec: FeatureSpec) throws {
     try spec.validate()
@@ -68,6 +78,20 @@ public struct FeatureExtractor {
     transforms = windowSamples.map { RealFFT(size: Self.transformSize($0)) }
     power = [Double](repeating: 0, count: Self.transformSize(capacity) / 2 + 1)
     taper = [Double](repeating: 0, count: Self.transformSize(capacity))
+    hann = windowSamples.map { _ in [] }
+    signedSignals = spec.signals.map { FeatureSpec.signedSignals.contains($0) }
+    // Each band's bins, low <= f < high, for each width's transform.
+    bandBins = windowSamples.map { n in
+      let size = Self.transformSize(n)
+      let resolution = spec.rateHz / Double(size)
+      return spec.bands.map { band in
+        let bins = (1..<(size / 2 + 1)).filter {
+          let f = Double($0) * resolution
+          return f >= band.low && f < band.high
+        }
+        return bins.isEmpty ? nil : bins.first!...bins.last!
+      }
+    }
   }
 
   /// A window of n samples is zero-padded to the next power of two (at least 2n, for a finer
@@ -85,62 +109,53 @@ public struct FeatureExtractor {
   ) {
     let gyro = block.gyroscope
     if gyro != nil { hasGyroscope = true }
-    var reading = [Double](repeating: 0, count: 7)
+    let nan = Double.nan
     for i in 0..<block.count {
-      reading[0] = block.t[i]
-      reading[1] = block.x[i]
-      reading[2] = block.y[i]
-      reading[3] = block.z[i]
-      if let gyro {
-        reading[4] = gyro.x[i]
-        reading[5] = gyro.y[i]
-        reading[6] = gyro.z[i]
-      } else {
-        reading[4] = .nan
-        reading[5] = .nan
-        reading[6] = .nan
-      }
+      let reading = Reading(
+        t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i], gx: gyro?.x[i] ?? nan, gy: gyro?.y[i] ?? nan,
+        gz: gyro?.z[i] ?? nan)
       add(reading, body)
     }
   }
 
   private mutating func add(
-    _ reading: [Double], _ body: (Double, Double, UnsafeBufferPointer<Double>) -> Void
+    _ r: Reading, _ body: (Double, Double, UnsafeBufferPointer<Double>) -> Void
   ) {
-    let t = reading[0]
-    guard t.isFinite, reading[1].isFinite, reading[2].isFinite, reading[3].isFinite else { return }
-    guard let start = origin, t - previous[0] <= Self.maximumGapSeconds else {
-      restart(at: reading, body)
+    let t = r.t
+    guard t.isFinite, r.x.isFinite, r.y.isFinite, r.z.isFinite else { return }
+    guard let start = origin, t - previous.t <= Self.maximumGapSeconds else {
+      restart(at: r, body)
       return
     }
-    let before = previous[0]
-    guard t > before else { return }  // the readers refuse such times; never a grid point
+    let p = previous
+    guard t > p.t else { return }  // the readers refuse such times; never a grid point
     // Grid points in (before, t].
     while true {
       let g = start + Double(nextIndex) * step
       if g > t { break }
-      if g > before {
+      if g > p.t {
         if g == t {
-          gridPoint(g, reading[1], reading[2], reading[3], reading[4], reading[5], reading[6], body)
+          gridPoint(g, r.x, r.y, r.z, r.gx, r.gy, r.gz, body)
         } else {
-          let w = (g - before) / (t - before)
-          func at(_ c: Int) -> Double { previous[c] + w * (reading[c] - previous[c]) }
-          gridPoint(g, at(1), at(2), at(3), at(4), at(5), at(6), body)
+          let w = (g - p.t) / (t - p.t)
+          gridPoint(
+            g, p.x + w * (r.x - p.x), p.y + w * (r.y - p.y), p.z + w * (r.z - p.z), p.gx + w * (r.gx - p.gx),
+            p.gy + w * (r.gy - p.gy), p.gz + w * (r.gz - p.gz), body)
         }
       }
       nextIndex += 1
     }
-    previous = reading
+    previous = r
   }
 
-  private mutating func restart(at reading: [Double], _ body: (Double, Double, UnsafeBufferPointer<Double>) -> Void) {
-    origin = reading[0]
-    previous = reading
+  private mutating func restart(at r: Reading, _ body: (Double, Double, UnsafeBufferPointer<Double>) -> Void) {
+    origin = r.t
+    previous = r
     nextIndex = 1
     filled = 0
     sinceRow = 0
     rowsInSegment = 0
-    gridPoint(reading[0], reading[1], reading[2], reading[3], reading[4], reading[5], reading[6], body)
+    gridPoint(r.t, r.x, r.y, r.z, r.gx, r.gy, r.gz, body)
   }
 
   /// One sample on the grid: gravity, the signals into the ring, and a row when one is due.
@@ -199,15 +214,25 @@ public struct FeatureExtractor {
     for (wi, full) in windowSamples.enumerated() {
       let n = min(full, filled)
       // The last n values of every signal, oldest first.
-      for s in 0..<signalCount {
-        for j in 0..<n {
-          let index = (head - n + j + capacity) % capacity
-          window[s * capacity + j] = ring[s * capacity + index]
+      // The ring holds the newest sample before `head`: the window is [head - n, head), in at most
+      // two pieces.
+      let first = (head - n + capacity) % capacity
+      let split = min(n, capacity - first)
+      let capacity = self.capacity
+      ring.withUnsafeBufferPointer { ring in
+        window.withUnsafeMutableBufferPointer { window in
+          for s in 0..<signalCount {
+            let from = ring.baseAddress! + s * capacity
+            let to = window.baseAddress! + s * capacity
+            to.update(from: from + first, count: split)
+            if split < n { (to + split).update(from: from, count: n - split) }
+          }
         }
       }
-      for (s, signal) in spec.signals.enumerated() {
+      for s in 0..<signalCount {
         let missing = s >= 6 && !hasGyroscope
-        k = signalFeatures(signal: signal, offset: s * capacity, n: n, transform: transforms[wi], into: k, missing: missing)
+        k = signalFeatures(
+          signal: s, offset: s * capacity, n: n, width: wi, transform: transforms[wi], into: k, missing: missing)
       }
       k = jointFeatures(n: n, into: k)
     }
@@ -215,22 +240,50 @@ public struct FeatureExtractor {
   }
 
   private mutating func signalFeatures(
-    signal: String, offset: Int, n: Int, transform: RealFFT, into k: Int, missing: Bool
+    signal s: Int, offset: Int, n: Int, width wi: Int, transform: RealFFT, into k: Int, missing: Bool
   ) -> Int {
-    var k = k
-    let signed = FeatureSpec.signedSignals.contains(signal)
+    let signed = signedSignals[s]
     let count = FeatureSpec.statistics.count + (signed ? 1 : 0) + 2 + spec.bands.count
     if missing {
       for j in 0..<count { row[k + j] = .nan }
       return k + count
     }
-    let seconds = Double(n) / spec.rateHz
+    if hann[wi].count != n {
+      hann[wi] = (0..<n).map { j in n > 1 ? 0.5 - 0.5 * cos(2 * Double.pi * Double(j) / Double(n - 1)) : 1 }
+    }
+    let rate = spec.rateHz
+    let bands = bandBins[wi]
+    return window.withUnsafeBufferPointer { all in
+      let x = UnsafeBufferPointer(rebasing: all[offset..<(offset + n)])
+      return row.withUnsafeMutableBufferPointer { row in
+        taper.withUnsafeMutableBufferPointer { taper in
+          power.withUnsafeMutableBufferPointer { power in
+            hann[wi].withUnsafeBufferPointer { hann in
+              Self.features(
+                x, signed: signed, rate: rate, hann: hann, transform: transform, bands: bands, taper: taper,
+                power: power, row: row, at: k)
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// One signal's features over the window `x`, written into `row` from `k`; returns the next
+  /// index.
+  private static func features(
+    _ x: UnsafeBufferPointer<Double>, signed: Bool, rate: Double, hann: UnsafeBufferPointer<Double>,
+    transform: RealFFT, bands: [ClosedRange<Int>?], taper: UnsafeMutableBufferPointer<Double>,
+    power: UnsafeMutableBufferPointer<Double>, row: UnsafeMutableBufferPointer<Double>, at k: Int
+  ) -> Int {
+    var k = k
+    let n = x.count
+    let seconds = Double(n) / rate
     var sum = 0.0
     var squares = 0.0
     var low = Double.infinity
     var high = -Double.infinity
-    for j in 0..<n {
-      let v = window[offset + j]
+    for v in x {
       sum += v
       squares += v * v
       low = min(low, v)
@@ -239,21 +292,21 @@ public struct FeatureExtractor {
     let mean = sum / Double(n)
     var m2 = 0.0
     var m3 = 0.0
-    for j in 0..<n {
-      let d = window[offset + j] - mean
+    for v in x {
+      let d = v - mean
       m2 += d * d
       m3 += d * d * d
     }
     let variance = m2 / Double(n)
     let sd = variance.squareRoot()
     let skewness = variance > 1e-12 ? (m3 / Double(n)) / (variance * sd) : 0
-    let meanCrossings = crossings(offset: offset, n: n, level: mean)
+    let meanCrossings = crossings(x, level: mean)
     var peaks = 0
     if n >= 3 {
       let floor = mean + 0.5 * sd
       for j in 1..<(n - 1) {
-        let v = window[offset + j]
-        if v > floor, v > window[offset + j - 1], v >= window[offset + j + 1] { peaks += 1 }
+        let v = x[j]
+        if v > floor, v > x[j - 1], v >= x[j + 1] { peaks += 1 }
       }
     }
     row[k] = mean
@@ -267,54 +320,42 @@ public struct FeatureExtractor {
     row[k + 8] = skewness
     k += 9
     if signed {
-      row[k] = Double(crossings(offset: offset, n: n, level: 0)) / seconds
+      row[k] = Double(crossings(x, level: 0)) / seconds
       k += 1
     }
     // The spectrum of the Hann-tapered, mean-removed window, zero-padded.
     let size = transform.size
-    for j in 0..<size { taper[j] = 0 }
-    if n > 1 {
-      for j in 0..<n {
-        let w = 0.5 - 0.5 * cos(2 * Double.pi * Double(j) / Double(n - 1))
-        taper[j] = w * (window[offset + j] - mean)
-      }
-    }
-    var total = 0.0
-    taper.withUnsafeBufferPointer { buffer in
-      transform.transform(UnsafeBufferPointer(rebasing: buffer[0..<size])) { bin, re, im in
-        let p = bin == 0 ? 0 : re * re + im * im
-        power[bin] = p
-        total += p
-      }
-    }
+    for j in n..<size { taper[j] = 0 }
+    for j in 0..<n { taper[j] = hann[j] * (x[j] - mean) }
+    transform.power(UnsafeBufferPointer(rebasing: taper[0..<size]), into: power)
     let bins = size / 2 + 1
-    let resolution = spec.rateHz / Double(size)
+    power[0] = 0
+    var total = 0.0
+    for bin in 0..<bins { total += power[bin] }
+    let resolution = rate / Double(size)
     if total > 1e-18 {
       var best = 1
       for bin in 1..<bins where power[bin] > power[best] { best = bin }
       row[k] = Double(best) * resolution
       row[k + 1] = power[best] / total
-      for (b, band) in spec.bands.enumerated() {
+      for (b, range) in bands.enumerated() {
         var share = 0.0
-        for bin in 1..<bins {
-          let f = Double(bin) * resolution
-          if f >= band.low, f < band.high { share += power[bin] }
-        }
+        if let range { for bin in range { share += power[bin] } }
         row[k + 2 + b] = share / total
       }
     } else {
-      for j in 0..<(2 + spec.bands.count) { row[k + j] = 0 }
+      for j in 0..<(2 + bands.count) { row[k + j] = 0 }
     }
-    return k + 2 + spec.bands.count
+    return k + 2 + bands.count
   }
 
   /// Crossings of `level`: the signal must move `crossingHysteresis` past it on the other side.
-  private func crossings(offset: Int, n: Int, level: Double) -> Int {
+  private static func crossings(_ x: UnsafeBufferPointer<Double>, level: Double) -> Int {
     var side = 0
     var count = 0
-    let h = Self.crossingHysteresis
-    for j in 0..<n {
-      let d = window[offset + j] - level
+    let h = crossingHysteresis
+    for v in x {
+      let d = v - level
       let now = d > h ? 1 : (d < -h ? -1 : 0)
       if now != 0 {
         if side != 0, now != side { count += 1 }

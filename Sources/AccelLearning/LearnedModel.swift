@@ -37,8 +37,23 @@ public struct LearnedModel: Sendable {
   /// Loads a model directory; a missing file is unreadable input, a file accelkit cannot use is
   /// bad data naming it.
   public static func load(directory: String) throws -> LearnedModel {
-    let path = directory.hasSuffix("/") ? directory + descriptionFile : directory + "/" + descriptionFile
-    let root = try JSONValue.parse(try ByteInput.readAll(path: path), file: path)
+    let base = directory.hasSuffix("/") ? directory : directory + "/"
+    let path = base + descriptionFile
+    return try parse(
+      description: try ByteInput.readAll(path: path), file: path, directory: directory,
+      classifier: { label in
+        let file = base + classifierFile(label)
+        return (try ByteInput.readAll(path: file), file)
+      })
+  }
+
+  /// Reads a model from its files' bytes: `description` (detector.json's, named `file` in
+  /// errors) and each label's classifier from `classifier` (its bytes and its name).
+  public static func parse(
+    description: [UInt8], file path: String, directory: String,
+    classifier: (_ label: String) throws -> (bytes: [UInt8], file: String)
+  ) throws -> LearnedModel {
+    let root = try JSONValue.parse(description, file: path)
     func fail(_ text: String) -> AccelError { AccelError.data(DataLocation(file: path), text) }
     guard root["format"]?.string == format else { throw fail("not an accelkit detector (no \"format\": \"\(format)\")") }
     guard let features = root["features"] else { throw fail("no \"features\"") }
@@ -50,11 +65,11 @@ public struct LearnedModel: Sendable {
     var decoding: [ProbabilityDecoder.Configuration] = []
     for label in labels {
       guard isSafeLabel(label) else { throw fail("the label \(quotedField(label)) is not a plain name") }
-      let file = (path.dropLast(descriptionFile.count)) + classifierFile(label)
-      let model = try TreeEnsemble(json: try ByteInput.readAll(path: String(file)), file: String(file))
+      let (bytes, file) = try classifier(label)
+      let model = try TreeEnsemble(json: bytes, file: file)
       guard model.featureNames == spec.names else {
         throw AccelError.data(
-          DataLocation(file: String(file)), "its feature_names are not the features \(descriptionFile) describes")
+          DataLocation(file: file), "its feature_names are not the features \(descriptionFile) describes")
       }
       classifiers.append(model)
       guard let items = root["decoding"]?[label] else { throw fail("no decoding for \(quotedField(label))") }
@@ -97,6 +112,27 @@ public struct LearnedModel: Sendable {
     text += "  \"training\": \(training)\n}\n"
     return text
   }
+}
+
+/// The models accelkit carries inside itself, by name.
+public enum BuiltInModels {
+  /// The recommended shake detector: models/shake, trained as docs/LEARNING.md says.
+  public static let shakeName = "learned-shake"
+  public static var names: [String] { [shakeName] }
+
+  /// The model called `name`, or nil.
+  public static func named(_ name: String) -> LearnedModel? { name == shakeName ? shake : nil }
+
+  public static let shake: LearnedModel = {
+    do {
+      return try LearnedModel.parse(
+        description: Array(BuiltInShakeModel.description.utf8), file: "models/shake/detector.json",
+        directory: shakeName,
+        classifier: { _ in (Array(BuiltInShakeModel.classifier.utf8), "models/shake/shake.xgb.json") })
+    } catch {
+      preconditionFailure("the built-in shake model does not load: \(error)")
+    }
+  }()
 }
 
 /// Runs a learned model over a trace: features, each label's probability, and its decoder.

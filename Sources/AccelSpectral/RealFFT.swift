@@ -53,6 +53,15 @@ public final class RealFFT {
     for k in 0..<binCount { body(k, output[k].0, output[k].1) }
   }
 
+  /// Transforms `x` (exactly `size` values) and writes each bin's power, re^2 + im^2, into
+  /// `power` (`binCount` values): the loop without a call per bin.
+  public func power(_ x: UnsafeBufferPointer<Double>, into power: UnsafeMutableBufferPointer<Double>) {
+    precondition(x.count == size && power.count >= binCount)
+    input.update(from: x.baseAddress!, count: size)
+    fftw_execute(plan)
+    for k in 0..<binCount { power[k] = output[k].0 * output[k].0 + output[k].1 * output[k].1 }
+  }
+
   /// Transforms `x` and returns the bins as (re, im) pairs.
   public func transform(_ x: [Double]) -> [(re: Double, im: Double)] {
     var result: [(re: Double, im: Double)] = []

@@ -5,8 +5,9 @@ import AccelLearning
 import AccelPlot
 
 /// Writes what `accelkit train` learned into a model directory, all files together (atomic):
-/// `detector.json` and `LABEL.xgb.json` (what detection reads), and the report: `folds.csv` and
-/// `sources.csv` (held-out figures with the chosen decoding), `decoding.csv` (every decoding
+/// `detector.json` and `LABEL.xgb.json` (what detection reads), and the report: `folds.csv`,
+/// `sources.csv`, `positions.csv` and `held-out.csv` (held-out figures with the chosen decoding,
+/// per fold, source, position and trace), `decoding.csv` (every decoding
 /// tried), `LABEL.importance.svg` (how often each feature splits a node, the 25 commonest).
 public enum ModelDirectory {
   /// The files' names and contents, in a fixed order (the same inputs give the same bytes).
@@ -39,6 +40,8 @@ public enum ModelDirectory {
     }
     files.append(("folds.csv", figuresCSV(result, kind: "fold")))
     files.append(("sources.csv", figuresCSV(result, kind: "source")))
+    files.append(("positions.csv", figuresCSV(result, kind: "position")))
+    files.append(("held-out.csv", heldOutCSV(result)))
     files.append(("decoding.csv", searchCSV(result)))
     for l in result.labels {
       let names = s.spec.names
@@ -57,7 +60,8 @@ public enum ModelDirectory {
 
   /// The names of the files written for `labels`.
   public static func names(labels: [String]) -> [String] {
-    [LearnedModel.descriptionFile] + labels.map(LearnedModel.classifierFile) + ["folds.csv", "sources.csv", "decoding.csv"]
+    [LearnedModel.descriptionFile] + labels.map(LearnedModel.classifierFile)
+      + ["folds.csv", "sources.csv", "positions.csv", "held-out.csv", "decoding.csv"]
       + labels.map { "\($0).importance.svg" }
   }
 
@@ -130,10 +134,26 @@ public enum ModelDirectory {
     for l in result.labels {
       if kind == "fold" {
         for f in l.folds { text += "\(csvField(l.label)),\(csvField(f.name)),\(metricFields(f.metrics, traces: f.traces))\n" }
+      } else if kind == "position" {
+        for p in l.positions { text += "\(csvField(l.label)),\(csvField(p.name)),\(metricFields(p.metrics, traces: p.traces))\n" }
       } else {
         for (name, m) in l.sources {
           text += "\(csvField(l.label)),\(csvField(name)),\(metricFields(m, traces: result.sourceTraceCounts[name] ?? 0))\n"
         }
+      }
+    }
+    return text
+  }
+
+  /// Every trace's held-out counts, for any other grouping (activity, subject).
+  static func heldOutCSV(_ result: TrainingResult) -> String {
+    var text = "label,trace,source,position,seconds,tp,fp,fn\n"
+    for l in result.labels {
+      for t in l.traces {
+        text += [
+          csvField(l.label), csvField(t.name), csvField(t.source), csvField(t.position),
+          formatNumber(rounded(t.metrics.duration)), "\(t.metrics.tp)", "\(t.metrics.fp)", "\(t.metrics.fn)",
+        ].joined(separator: ",") + "\n"
       }
     }
     return text

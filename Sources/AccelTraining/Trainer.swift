@@ -85,6 +85,8 @@ struct TraceWindows: Sendable {
   var duration = 0.0
   var annotations: [LabeledInterval]
   var source: Int
+  /// The manifest's position ("unknown" when it has none).
+  var position: String
   var count: Int { centers.count }
 }
 
@@ -98,6 +100,10 @@ public struct LearnedLabel: Sendable {
   public var folds: [(name: String, traces: Int, metrics: Metrics)]
   /// Per source, the held-out metrics (every trace was held out once).
   public var sources: [(name: String, metrics: Metrics)]
+  /// Per position, the held-out metrics.
+  public var positions: [(name: String, traces: Int, metrics: Metrics)]
+  /// Per trace: its name, source, position and held-out metrics.
+  public var traces: [(name: String, source: String, position: String, metrics: Metrics)]
   public var total: Metrics
   /// Every decoding tried: its values, score and held-out totals.
   public var search: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
@@ -168,7 +174,15 @@ public enum Trainer {
       let negatives = traces.reduce(0) { $0 + $1.targets[l].filter { $0 == 0 }.count }
       learned.append(
         LearnedLabel(
-          label: label, model: model, decoding: decoding, folds: foldFigures, sources: sourceFigures, total: total,
+          label: label, model: model, decoding: decoding, folds: foldFigures, sources: sourceFigures,
+          positions: Set(traces.map(\.position)).sorted().map { position in
+            let members = traces.indices.filter { traces[$0].position == position }
+            return (position, members.count, members.reduce(Metrics()) { $0 + perTrace[$1] })
+          },
+          traces: traces.indices.map {
+            (traces[$0].name, sourceNames[traces[$0].source], traces[$0].position, perTrace[$0])
+          },
+          total: total,
           search: search, positives: positives, negatives: negatives))
     }
     return TrainingResult(
@@ -232,7 +246,8 @@ public enum Trainer {
     var extractor = try FeatureExtractor(spec: settings.spec)
     var trace = TraceWindows(
       name: stream.name, targets: settings.labels.map { _ in [] }, annotations: annotations,
-      source: sourceNames.firstIndex(of: job.group.source ?? "unknown") ?? 0)
+      source: sourceNames.firstIndex(of: job.group.source ?? "unknown") ?? 0,
+      position: job.group.position ?? "unknown")
     var first: Double?
     var last = 0.0
     let byLabel = settings.labels.map { label in
@@ -302,7 +317,7 @@ public enum Trainer {
   /// The decodings searched: thresholds, hysteresis, minimum duration and merge gap.
   static var candidates: [ProbabilityDecoder.Configuration] {
     var all: [ProbabilityDecoder.Configuration] = []
-    for on in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998] {
+    for on in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999] {
       for offShare in [0.5, 0.75, 1.0] {
         for minimum in [0.0, 0.2, 0.5] {
           for gap in [0.25, 0.75, 1.5] {
@@ -328,13 +343,20 @@ public enum Trainer {
         metrics(traces[$0], probabilities[$0], label: label, decoding: c, tolerance: settings.tolerance)
       }
       let total = perTrace.reduce(Metrics(), +)
-      var groups: [Metrics]?
-      if settings.worstSource, sourceCount >= 2 {
-        var bySource = [Metrics](repeating: Metrics(), count: sourceCount)
-        for t in traces.indices { bySource[traces[t].source] = bySource[traces[t].source] + perTrace[t] }
-        groups = bySource
-      }
-      return (settings.objective.score(total, groups: groups), total)
+      guard settings.worstSource, sourceCount >= 2 else { return (settings.objective.score(total), total) }
+      var bySource = [Metrics](repeating: Metrics(), count: sourceCount)
+      for t in traces.indices { bySource[traces[t].source] = bySource[traces[t].source] + perTrace[t] }
+      // The bounds hold on every negative source (one without the label's events: a source of
+      // positives is scored by the objective, its few background false alarms through
+      // precision); the objective is the worst source's.
+      let negatives = bySource.filter { $0.tp + $0.fn == 0 && $0.duration > 0 }
+      let positives = bySource.filter { $0.tp + $0.fn > 0 }
+      let bounded = settings.objective.score(total, groups: negatives.isEmpty ? nil : negatives)
+      let aimed = settings.objective.score(total, groups: positives)
+      return (
+        TuningScore(violation: bounded.violation, objective: aimed.objective, falseAlarmsPerHour: total.falseAlarmsPerHour),
+        total
+      )
     }
     var best = 0
     for k in scored.indices.dropFirst()

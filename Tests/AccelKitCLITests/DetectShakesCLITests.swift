@@ -32,7 +32,10 @@ import Testing
   @Test func parametersAndErrors() throws {
     let list = try accelkit(["detect-shakes", "--list-params"])
     #expect(list.status == 0 && list.stdout.contains("  move_g ") && list.stdout.contains("seismic:"))
-    #expect(try accelkit(["detect-shakes", trace]).status == 64)
+    // Without --rule the recommended detector runs.
+    let recommended = try accelkit(["detect-shakes", trace])
+    #expect(recommended.status == 0 && recommended.stdout.hasPrefix("start,end,label,rule"), "\(recommended.stderr)")
+    #expect(!recommended.stdout.contains(",swing,") && (recommended.stdout.split(separator: "\n").count == 1 || recommended.stdout.contains(",learned-shake,")))
     #expect(try accelkit(["detect-shakes", "--rule", "wobble", trace]).status == 64)
     let bad = try accelkit(["detect-shakes", "--rule", "three-peak", "--param", "moves=3", trace])
     #expect(bad.status == 64)

@@ -58,13 +58,14 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
       let r = try accelkit(["evaluate", dataset] + gates)
       #expect(r.status == 64 && r.stderr.contains(message), "\(gates): \(r.stderr)")
     }
-    // Without --rule every shake rule runs, and the table ranks them.
+    // Without --rule every shake detector runs (the four rules and the learned model), and the
+    // table ranks them.
     let all = try accelkit(["evaluate", Paths.packageRoot + "/datasets/test", "--format", "table"])
     let ranking =
       all.stdout.split(separator: "\n").first { $0.hasPrefix("ranked by F1, then fewer false alarms: ") }
       ?? ""
     let scores = ranking.split(separator: "(").dropFirst().compactMap { Double($0.prefix { $0 != ")" }) }
-    #expect(scores.count == 4 && scores == scores.sorted(by: >), "\(all.stdout)")
+    #expect(scores.count == 5 && scores == scores.sorted(by: >), "\(all.stdout)")
     // Measured values in a failed gate are rounded to 4 significant digits.
     let rounded = try accelkit([
       "evaluate", Paths.packageRoot + "/datasets/test", "--rule", "seismic", "--fail-under", "f1=0.99",
@@ -377,7 +378,7 @@ func makeDataset(extraManifestRow: String? = nil, events: String = "start,end,la
     try #require(try accelkit([], shell: "command -v script").status == 0, "script (util-linux) is needed")
     let dataset = Paths.packageRoot + "/datasets/test"
     let shown = try accelkit([], shell: "script -qc \"ACCELKIT evaluate '\(dataset)' --format csv >/dev/null\" /dev/null")
-    #expect(shown.stdout.contains("traces: 12/12 (100% of ") && shown.stdout.contains(" rows/s") && shown.stdout.hasSuffix("\r\u{1B}[K"), "\(shown.stdout)")
+    #expect(shown.stdout.contains("traces: 68/68 (100% of ") && shown.stdout.contains(" rows/s") && shown.stdout.hasSuffix("\r\u{1B}[K"), "\(shown.stdout)")
     let tuned = try accelkit(
       [], shell: "script -qc \"ACCELKIT tune '\(dataset)' --rule three-peak --trials 4 >/dev/null\" /dev/null")
     #expect(tuned.stdout.contains("trials 1-"), "\(tuned.stdout)")

@@ -95,3 +95,36 @@ import Testing
     #expect(both.status == 64)
   }
 }
+
+/// The built-in detector: what the binary carries is models/shake, byte for byte, and running
+/// it by default, by name or from the directory gives the same events.
+@Suite struct BuiltInModelTests {
+  @Test func theEmbeddedModelIsTheDirectory() throws {
+    let source = String(
+      decoding: readFile(Paths.packageRoot + "/Sources/AccelLearning/BuiltInShakeModel.swift") ?? [], as: UTF8.self)
+    for (name, file) in [("description", "detector.json"), ("classifier", "shake.xgb.json")] {
+      let text = String(decoding: readFile(Paths.packageRoot + "/models/shake/" + file) ?? [], as: UTF8.self)
+      // scripts/embed_model.py's literal: the file's text between two line breaks.
+      #expect(
+        source.contains("static let \(name) = ######\"\"\"\n\(text)\n\"\"\"######"),
+        "Sources/AccelLearning/BuiltInShakeModel.swift's \(name) is not models/shake/\(file): run scripts/embed_model.py")
+    }
+  }
+
+  @Test func byDefaultByNameAndFromTheDirectoryTheSameEvents() throws {
+    let trace = Paths.packageRoot + "/datasets/test/004.csv"
+    let byDefault = try accelkit(["detect-shakes", trace])
+    let byName = try accelkit(["detect-shakes", "--rule", "learned-shake", trace])
+    let fromDirectory = try accelkit(["detect-shakes", "--model", Paths.packageRoot + "/models/shake", trace])
+    #expect(byDefault.status == 0 && byName.status == 0 && fromDirectory.status == 0, "\(byDefault.stderr)")
+    #expect(byDefault.stdout.contains(",learned-shake,"))
+    #expect(byDefault.stdout == byName.stdout)
+    func withoutRule(_ text: String) -> [String] {
+      text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        .map { row in row.enumerated().filter { $0.offset != 3 }.map { String($0.element) }.joined(separator: ",") }
+    }
+    #expect(withoutRule(byDefault.stdout) == withoutRule(fromDirectory.stdout))
+    let list = try accelkit(["detect-shakes", "--list-params"])
+    #expect(list.stdout.contains("learned-shake") && list.stdout.contains("merge_gap_s"))
+  }
+}

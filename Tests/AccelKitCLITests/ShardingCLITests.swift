@@ -69,7 +69,7 @@ import Testing
     let counts = (1...n).map { k in
       Self.text("\(dir)/parts/\(k)/partial.json").components(separatedBy: "{\"index\": ").count - 1
     }
-    #expect(counts.reduce(0, +) == 12)
+    #expect(counts.reduce(0, +) == 68)
     let json = try Self.shell("ACCELKIT merge '\(dir)'/parts/* --format json")
     let whole = try Self.shell("ACCELKIT evaluate datasets/test --format json")
     #expect(json.stdout == whole.stdout && !json.stdout.isEmpty)
@@ -354,7 +354,7 @@ import Testing
     script += " && rmdir parts && mv downloaded parts && " + steps[1]
     let run = try accelkit([], shell: script)
     #expect(run.status == 0, "\(run.stderr)")
-    let whole = try Self.shell("ACCELKIT evaluate datasets/test --rule swing -o '\(dir)/whole'")
+    let whole = try Self.shell("ACCELKIT evaluate datasets/test --rule learned-shake -o '\(dir)/whole'")
     #expect(whole.status == 0)
     #expect(readFile(dir + "/results/report/summary.csv") == readFile(dir + "/whole/summary.csv"))
     #expect(Self.text(dir + "/results/junit.xml").contains("<testcase"))

@@ -13,16 +13,20 @@ import ArgumentParser
 struct DetectShakes: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "detect-shakes",
-    abstract: "Label shakes (or orientation changes) in traces with one of accelkit's rules.",
+    abstract: "Label shakes (or orientation changes) in traces with accelkit's detectors.",
     discussion: """
-      The rules: three-peak (iPhone in Action), angular-change (UIKit's motion events), seismic \
-      (square/seismic), swing (accelkit's own, for real recordings) and orientation-change. \
+      Without --rule, the recommended shake detector runs: learned-shake, accelkit's built-in \
+      learned model (models/shake; how it was trained and what it scores, per source and \
+      position, on recordings it never saw: docs/LEARNING.md). The rules: three-peak (iPhone in \
+      Action), angular-change (UIKit's motion events), seismic (square/seismic), swing \
+      (accelkit's own) and orientation-change; --model DIR runs a model accelkit train wrote. \
       Writes events CSV start,end,label,rule,reported,peak_g,count,axis,status (seconds; \
       reported is when a live detector would have announced the event; columns a rule cannot \
       fill are empty). With several traces a trace column comes first; traces are processed in \
       parallel and written in the order given. Every rule streams in constant memory.
 
       Examples:
+        accelkit detect-shakes datasets/test/000.csv
         accelkit detect-shakes --rule three-peak datasets/test/000.csv
         accelkit detect-shakes --rule seismic --param sensitivity=1 datasets/real/st-mlc/*.csv -o events.csv
         accelkit detect-shakes --rule angular-change --param begin=8 --param end=3 datasets/test/000.csv
@@ -37,7 +41,9 @@ struct DetectShakes: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("The events CSV (`-` for stdout).", valueName: "path"))
   var output: String = "-"
 
-  @Option(help: "The rule (see --list-params); may be left to --params-file.", completion: .list(ShakeRules.names))
+  @Option(
+    help: "The rule (see --list-params; default: learned-shake, or the one --params-file sets).",
+    completion: .list(ShakeRules.names))
   var rule: String?
 
   @Option(
@@ -68,15 +74,8 @@ struct DetectShakes: ParsableCommand {
     if model != nil, rule != nil {
       throw ValidationError("give --rule or --model, not both")
     }
-    if !listParams, model == nil {
-      guard let rule = rule ?? (paramsFile == nil ? nil : "") else {
-        throw ValidationError(
-          "choose a rule with --rule (\(ShakeRules.all.map { $0.name }.joined(separator: ", ")))")
-      }
-      guard rule.isEmpty || ShakeRules.named(rule) != nil else {
-        throw ValidationError(
-          "unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
-      }
+    if !listParams, model == nil, let rule, !ShakeRules.isDetector(rule) {
+      throw ValidationError(ShakeRules.unknown(rule).message)
     }
   }
 
@@ -95,7 +94,7 @@ struct DetectShakes: ParsableCommand {
         assignments: try parseAssignments(fromFile.filter { $0.hasPrefix(owner + ".") } + params, owner: owner))
     } else {
       let rules = Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) })
-      guard let rule = self.rule ?? (rules.count == 1 ? rules.first : nil) else {
+      guard let rule = self.rule ?? (rules.count <= 1 ? rules.first ?? ShakeRules.recommended : nil) else {
         throw AccelError.usage("the parameter file sets \(rules.count) rules; choose one with --rule")
       }
       setting = try RuleSetting.parse(rule: rule, parameters: fromFile.filter { $0.hasPrefix(rule + ".") } + params)

@@ -37,7 +37,7 @@ struct Evaluate: ParsableCommand {
 
       Examples:
         accelkit evaluate datasets/test -o notebooks-out
-        accelkit evaluate datasets/test --rule swing --fail-under f1=0.9,recall=0.85 --fail-over false_alarms_per_hour=2
+        accelkit evaluate datasets/test --rule learned-shake --fail-under f1=0.9,recall=0.85 --fail-over false_alarms_per_hour=2
         accelkit evaluate datasets/train --sweep three-peak.move_g=0.5:1.0:0.05 -o sweep-out
         accelkit evaluate datasets/test/000.csv --labels datasets/test/000.events.csv --rule seismic
         accelkit evaluate datasets/test --baseline notebooks-out/summary.csv --fail-on-regression
@@ -107,10 +107,7 @@ struct Evaluate: ParsableCommand {
   var shardBy: ShardSpec.Key = .hash
 
   func validate() throws {
-    for r in rules where ShakeRules.named(r) == nil {
-      throw ValidationError(
-        "unknown rule \"\(r)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
-    }
+    for r in rules where !ShakeRules.isDetector(r) { throw ValidationError(ShakeRules.unknown(r).message) }
     if let shard {
       do { _ = try ShardSpec(parsing: shard) } catch let error as AccelError {
         throw ValidationError(error.message)
