@@ -290,17 +290,35 @@ public struct FeatureExtractor {
       high = max(high, v)
     }
     let mean = sum / Double(n)
+    // One pass for the moments, the crossings of the mean and of zero, and the taper; the peaks
+    // need the deviation, a second.
     var m2 = 0.0
     var m3 = 0.0
-    for v in x {
+    let h = crossingHysteresis
+    var meanSide = 0
+    var meanCrossings = 0
+    var zeroSide = 0
+    var zeroCrossings = 0
+    for j in 0..<n {
+      let v = x[j]
       let d = v - mean
       m2 += d * d
       m3 += d * d * d
+      let m = d > h ? 1 : (d < -h ? -1 : 0)
+      if m != 0 {
+        if meanSide != 0, m != meanSide { meanCrossings += 1 }
+        meanSide = m
+      }
+      let z = v > h ? 1 : (v < -h ? -1 : 0)
+      if z != 0 {
+        if zeroSide != 0, z != zeroSide { zeroCrossings += 1 }
+        zeroSide = z
+      }
+      taper[j] = hann[j] * d
     }
     let variance = m2 / Double(n)
     let sd = variance.squareRoot()
     let skewness = variance > 1e-12 ? (m3 / Double(n)) / (variance * sd) : 0
-    let meanCrossings = crossings(x, level: mean)
     var peaks = 0
     if n >= 3 {
       let floor = mean + 0.5 * sd
@@ -320,13 +338,12 @@ public struct FeatureExtractor {
     row[k + 8] = skewness
     k += 9
     if signed {
-      row[k] = Double(crossings(x, level: 0)) / seconds
+      row[k] = Double(zeroCrossings) / seconds
       k += 1
     }
     // The spectrum of the Hann-tapered, mean-removed window, zero-padded.
     let size = transform.size
     for j in n..<size { taper[j] = 0 }
-    for j in 0..<n { taper[j] = hann[j] * (x[j] - mean) }
     transform.power(UnsafeBufferPointer(rebasing: taper[0..<size]), into: power)
     let bins = size / 2 + 1
     power[0] = 0
@@ -347,22 +364,6 @@ public struct FeatureExtractor {
       for j in 0..<(2 + bands.count) { row[k + j] = 0 }
     }
     return k + 2 + bands.count
-  }
-
-  /// Crossings of `level`: the signal must move `crossingHysteresis` past it on the other side.
-  private static func crossings(_ x: UnsafeBufferPointer<Double>, level: Double) -> Int {
-    var side = 0
-    var count = 0
-    let h = crossingHysteresis
-    for v in x {
-      let d = v - level
-      let now = d > h ? 1 : (d < -h ? -1 : 0)
-      if now != 0 {
-        if side != 0, now != side { count += 1 }
-        side = now
-      }
-    }
-    return count
   }
 
   /// Correlations between the device axes of u, and how much of u lies along one axis.
