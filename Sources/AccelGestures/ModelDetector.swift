@@ -28,10 +28,16 @@ public struct ModelDetector: ShakeDetector {
   }
 }
 
+/// Makes a model's detectors; a decoding whose values contradict each other (off above on) is
+/// refused here, as a rule's constraints are when its detector is made.
 private struct ModelMaker: DetectorMaker {
+  let name: String
   let model: LearnedModel
   let decoding: [ProbabilityDecoder.Configuration]
-  func make(rate: Double) throws -> any ShakeDetector { try ModelDetector(model: model, decoding: decoding) }
+  func make(rate: Double) throws -> any ShakeDetector {
+    for c in decoding { try c.validate(owner: name) }
+    return try ModelDetector(model: model, decoding: decoding)
+  }
 }
 
 /// Models loaded in this process, by directory: a tuning or a shard names the same model many
@@ -64,9 +70,8 @@ extension RuleSetting {
       sorted.removeAll { $0.name == parameter }
       sorted.append((parameter, value))
     }
-    for c in decoding { try c.validate(owner: name) }
     sorted.sort { $0.name < $1.name }
     return RuleSetting(
-      rule: name, assignments: sorted, labels: model.labels, maker: ModelMaker(model: model, decoding: decoding))
+      rule: name, assignments: sorted, labels: model.labels, maker: ModelMaker(name: name, model: model, decoding: decoding))
   }
 }

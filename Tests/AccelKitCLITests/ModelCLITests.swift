@@ -126,5 +126,16 @@ import Testing
     #expect(withoutRule(byDefault.stdout) == withoutRule(fromDirectory.stdout))
     let list = try accelkit(["detect-shakes", "--list-params"])
     #expect(list.stdout.contains("learned-shake") && list.stdout.contains("merge_gap_s"))
+    // Its decoding sweeps like a rule's parameters; settings with off above on are skipped.
+    let sweep = try accelkit([
+      "evaluate", trace, "--labels", Paths.packageRoot + "/datasets/test/004.events.csv", "--rule", "learned-shake",
+      "--sweep", "learned-shake.on=0.9:0.99:0.09", "--sweep", "learned-shake.off=0.9:0.99:0.09", "--format", "csv",
+    ])
+    #expect(sweep.status == 0 && sweep.stdout.split(separator: "\n").count == 4, "\(sweep.stdout)\(sweep.stderr)")
+    #expect(sweep.stderr.contains("skipped 1 learned-shake settings"), "\(sweep.stderr)")
+    let contradictory = try accelkit(["detect-shakes", "--param", "off=0.999", trace])
+    #expect(contradictory.status == 64 && contradictory.stderr.contains("must be at most"))
+    let tune = try accelkit(["tune", Paths.packageRoot + "/datasets/train", "--rule", "learned-shake"])
+    #expect(tune.status == 64 && tune.stderr.contains("learned model"), "\(tune.stderr)")
   }
 }

@@ -2,6 +2,7 @@ import AccelCore
 import AccelEvaluation
 import AccelGestures
 import AccelIO
+import AccelLearning
 import AccelPlot
 import ArgumentParser
 
@@ -127,6 +128,10 @@ struct Tune: ParsableCommand {
   var resume: String?
 
   func validate() throws {
+    if BuiltInModels.named(rule) != nil {
+      throw ValidationError(
+        "\(rule) is a learned model: accelkit train chose its decoding; sweep it with evaluate --sweep \(rule).on=FROM:TO:STEP, or train another")
+    }
     guard ShakeRules.named(rule) != nil else {
       throw ValidationError(
         "unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
