@@ -62,7 +62,9 @@ extension RuleSetting {
   }
 
   /// `model`, called `name`, with its decoding parameters set by `assignments`.
-  public static func model(_ model: LearnedModel, name: String, assignments: [(String, Double)]) throws -> RuleSetting {
+  public static func model(_ model: LearnedModel, name: String, assignments: [(String, Double)]) throws
+    -> RuleSetting
+  {
     var decoding = model.decoding
     var sorted: [(name: String, value: Double)] = []
     for (parameter, value) in assignments {
@@ -72,6 +74,7 @@ extension RuleSetting {
     }
     sorted.sort { $0.name < $1.name }
     return RuleSetting(
-      rule: name, assignments: sorted, labels: model.labels, maker: ModelMaker(name: name, model: model, decoding: decoding))
+      rule: name, assignments: sorted, labels: model.labels,
+      maker: ModelMaker(name: name, model: model, decoding: decoding))
   }
 }

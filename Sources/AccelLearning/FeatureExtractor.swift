@@ -105,14 +105,16 @@ public struct FeatureExtractor {
   /// Feeds a block; calls `body` with each completed row: its start and end (seconds, the
   /// trace's time base) and the features in `names`' order.
   public mutating func process(
-    _ block: SampleBlock, _ body: (_ start: Double, _ end: Double, _ values: UnsafeBufferPointer<Double>) -> Void
+    _ block: SampleBlock,
+    _ body: (_ start: Double, _ end: Double, _ values: UnsafeBufferPointer<Double>) -> Void
   ) {
     let gyro = block.gyroscope
     if gyro != nil { hasGyroscope = true }
     let nan = Double.nan
     for i in 0..<block.count {
       let reading = Reading(
-        t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i], gx: gyro?.x[i] ?? nan, gy: gyro?.y[i] ?? nan,
+        t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i], gx: gyro?.x[i] ?? nan,
+        gy: gyro?.y[i] ?? nan,
         gz: gyro?.z[i] ?? nan)
       add(reading, body)
     }
@@ -148,7 +150,8 @@ public struct FeatureExtractor {
     previous = r
   }
 
-  private mutating func restart(at r: Reading, _ body: (Double, Double, UnsafeBufferPointer<Double>) -> Void) {
+  private mutating func restart(at r: Reading, _ body: (Double, Double, UnsafeBufferPointer<Double>) -> Void)
+  {
     origin = r.t
     previous = r
     nextIndex = 1
@@ -232,7 +235,8 @@ public struct FeatureExtractor {
       for s in 0..<signalCount {
         let missing = s >= 6 && !hasGyroscope
         k = signalFeatures(
-          signal: s, offset: s * capacity, n: n, width: wi, transform: transforms[wi], into: k, missing: missing)
+          signal: s, offset: s * capacity, n: n, width: wi, transform: transforms[wi], into: k,
+          missing: missing)
       }
       k = jointFeatures(n: n, into: k)
     }

@@ -93,7 +93,8 @@ public struct FeatureSpec: Equatable, Sendable {
       throw AccelError.usage("window widths must differ")
     }
     guard hopSeconds.isFinite, hopSeconds * rateHz >= 1, hopSeconds <= 600 else {
-      throw AccelError.usage("the hop must be at least one sample at \(formatNumber(rateHz)) Hz and at most 600 s")
+      throw AccelError.usage(
+        "the hop must be at least one sample at \(formatNumber(rateHz)) Hz and at most 600 s")
     }
     guard gravityTauSeconds.isFinite, gravityTauSeconds > 0, gravityTauSeconds <= 100 else {
       throw AccelError.usage("the gravity time constant must be in (0, 100] s")
@@ -118,7 +119,8 @@ public struct FeatureSpec: Equatable, Sendable {
     text += "    \"widths_s\": [\(widthsSeconds.map(formatNumber).joined(separator: ", "))],\n"
     text += "    \"hop_s\": \(formatNumber(hopSeconds)),\n"
     text += "    \"gravity_tau_s\": \(formatNumber(gravityTauSeconds)),\n"
-    text += "    \"bands_hz\": [\(bands.map { "[\(formatNumber($0.low)), \(formatNumber($0.high))]" }.joined(separator: ", "))],\n"
+    text +=
+      "    \"bands_hz\": [\(bands.map { "[\(formatNumber($0.low)), \(formatNumber($0.high))]" }.joined(separator: ", "))],\n"
     text += "    \"gyroscope\": \(gyroscope),\n"
     text += "    \"names\": [\(names.map(jsonString).joined(separator: ", "))]\n"
     text += "  }"

@@ -12,14 +12,16 @@ public struct FeatureTable {
 
   /// `model`: its specification is used and its probabilities added.
   public init(
-    spec: FeatureSpec, labels: [(name: String, events: [(start: Double, end: Double)])], model: LearnedModel? = nil
+    spec: FeatureSpec, labels: [(name: String, events: [(start: Double, end: Double)])],
+    model: LearnedModel? = nil
   ) throws {
     let spec = model?.spec ?? spec
     extractor = try FeatureExtractor(spec: spec)
     self.labels = labels
     self.model = model
     columnNames =
-      ["start", "end"] + spec.names + labels.map { "label_\($0.name)" } + (model?.labels.map { "p_\($0)" } ?? [])
+      ["start", "end"] + spec.names + labels.map { "label_\($0.name)" }
+      + (model?.labels.map { "p_\($0)" } ?? [])
   }
 
   /// The rows a block completes, as columns.

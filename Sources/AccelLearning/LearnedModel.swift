@@ -55,7 +55,9 @@ public struct LearnedModel: Sendable {
   ) throws -> LearnedModel {
     let root = try JSONValue.parse(description, file: path)
     func fail(_ text: String) -> AccelError { AccelError.data(DataLocation(file: path), text) }
-    guard root["format"]?.string == format else { throw fail("not an accelkit detector (no \"format\": \"\(format)\")") }
+    guard root["format"]?.string == format else {
+      throw fail("not an accelkit detector (no \"format\": \"\(format)\")")
+    }
     guard let features = root["features"] else { throw fail("no \"features\"") }
     let spec = try FeatureSpec(json: features, file: path)
     guard let labels = root["labels"]?.array?.compactMap(\.string), !labels.isEmpty else {
@@ -85,13 +87,16 @@ public struct LearnedModel: Sendable {
       do { try c.validate(owner: label) } catch let error as AccelError { throw fail(error.message) }
       decoding.append(c)
     }
-    return LearnedModel(directory: directory, spec: spec, labels: labels, classifiers: classifiers, decoding: decoding)
+    return LearnedModel(
+      directory: directory, spec: spec, labels: labels, classifiers: classifiers, decoding: decoding)
   }
 
   /// Labels become file names: letters, digits, `-`, `_` and `.` (not leading).
   public static func isSafeLabel(_ label: String) -> Bool {
     !label.isEmpty && label.first != "." && label.utf8.count <= 64
-      && label.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+      && label.unicodeScalars.allSatisfy {
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+      }
   }
 
   /// `detector.json`'s text; `training` is an extra JSON object recorded as is (how it was made).
@@ -100,11 +105,14 @@ public struct LearnedModel: Sendable {
   ) -> String {
     var text = "{\n  \"format\": \"\(format)\",\n  \"version\": 1,\n"
     text += "  \"labels\": [\(labels.map(jsonString).joined(separator: ", "))],\n"
-    text += "  \"classifiers\": {\(labels.map { "\(jsonString($0)): \(jsonString(classifierFile($0)))" }.joined(separator: ", "))},\n"
+    text +=
+      "  \"classifiers\": {\(labels.map { "\(jsonString($0)): \(jsonString(classifierFile($0)))" }.joined(separator: ", "))},\n"
     text += "  \"decoding\": {\n"
     text += zip(labels, decoding).map { label, c in
       "    \(jsonString(label)): {"
-        + ProbabilityDecoder.Configuration.parameters.map { "\"\($0.name)\": \(formatNumber(c.value(of: $0.name)!))" }
+        + ProbabilityDecoder.Configuration.parameters.map {
+          "\"\($0.name)\": \(formatNumber(c.value(of: $0.name)!))"
+        }
         .joined(separator: ", ") + "}"
     }.joined(separator: ",\n")
     text += "\n  },\n"

@@ -121,7 +121,8 @@ public struct ProbabilityDecoder: Sendable {
   }
 
   private mutating func noteReported(end: Double) {
-    guard openReported == nil, let event = open, event.end - event.start >= configuration.minDurationSeconds else {
+    guard openReported == nil, let event = open, event.end - event.start >= configuration.minDurationSeconds
+    else {
       return
     }
     openReported = end

@@ -57,7 +57,9 @@ public struct TreeEnsemble: Sendable, Equatable {
       func ints(_ key: String) throws -> [Int32] {
         guard let values = item[key]?.array else { throw fail("a tree has no \(key)") }
         return try values.map {
-          guard let v = $0.number, v == v.rounded(), abs(v) < 2e9 else { throw fail("a tree's \(key) is not whole") }
+          guard let v = $0.number, v == v.rounded(), abs(v) < 2e9 else {
+            throw fail("a tree's \(key) is not whole")
+          }
           return Int32(v)
         }
       }

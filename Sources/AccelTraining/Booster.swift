@@ -28,9 +28,11 @@ enum XGBoost {
 }
 
 /// Calls `body` with the strings as an array of C strings.
-func withCStrings<R>(_ items: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>?) throws -> R) rethrows -> R {
+func withCStrings<R>(_ items: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>?) throws -> R)
+  rethrows -> R
+{
   var pointers = items.map { strdup($0) }
-  defer { pointers.forEach { free($0) } }
+  defer { for p in pointers { free(p) } }
   return try pointers.withUnsafeMutableBufferPointer { buffer in
     try buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { try body($0.baseAddress) }
   }
@@ -40,7 +42,10 @@ func withCStrings<R>(_ items: [String], _ body: (UnsafeMutablePointer<UnsafePoin
 final class TrainingMatrix {
   let handle: DMatrixHandle
 
-  init(rows: Int, columns: Int, values: UnsafeBufferPointer<Float>, labels: [Float], weights: [Float]?, names: [String]) throws {
+  init(
+    rows: Int, columns: Int, values: UnsafeBufferPointer<Float>, labels: [Float], weights: [Float]?,
+    names: [String]
+  ) throws {
     precondition(values.count == rows * columns && labels.count == rows)
     var out: DMatrixHandle?
     try XGBoost.check(
@@ -50,11 +55,13 @@ final class TrainingMatrix {
     self.names = names
     let handle = self.handle
     try labels.withUnsafeBufferPointer {
-      try XGBoost.check(XGDMatrixSetFloatInfo(handle, "label", $0.baseAddress, bst_ulong(rows)), "set the labels")
+      try XGBoost.check(
+        XGDMatrixSetFloatInfo(handle, "label", $0.baseAddress, bst_ulong(rows)), "set the labels")
     }
     if let weights {
       try weights.withUnsafeBufferPointer {
-        try XGBoost.check(XGDMatrixSetFloatInfo(handle, "weight", $0.baseAddress, bst_ulong(rows)), "set the weights")
+        try XGBoost.check(
+          XGDMatrixSetFloatInfo(handle, "weight", $0.baseAddress, bst_ulong(rows)), "set the weights")
       }
     }
     try setStrings("feature_name", names)
@@ -87,11 +94,13 @@ final class Booster {
     // The model keeps the column names (its JSON's feature_names), as Python's xgboost does.
     try withCStrings(training.names) { p in
       try XGBoost.check(
-        XGBoosterSetStrFeatureInfo(handle, "feature_name", p, bst_ulong(training.names.count)), "name the features")
+        XGBoosterSetStrFeatureInfo(handle, "feature_name", p, bst_ulong(training.names.count)),
+        "name the features")
     }
     try withCStrings(training.names.map { _ in "float" }) { p in
       try XGBoost.check(
-        XGBoosterSetStrFeatureInfo(handle, "feature_type", p, bst_ulong(training.names.count)), "type the features")
+        XGBoosterSetStrFeatureInfo(handle, "feature_type", p, bst_ulong(training.names.count)),
+        "type the features")
     }
   }
 

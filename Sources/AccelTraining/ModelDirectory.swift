@@ -11,15 +11,20 @@ import AccelPlot
 /// tried), `LABEL.importance.svg` (how often each feature splits a node, the 25 commonest).
 public enum ModelDirectory {
   /// The files' names and contents, in a fixed order (the same inputs give the same bytes).
-  public static func files(_ result: TrainingResult, command: String, version: String) -> [(name: String, text: String)] {
+  public static func files(_ result: TrainingResult, command: String, version: String) -> [(
+    name: String, text: String
+  )] {
     let s = result.settings
-    var training = "{\n    \"accelkit\": \(jsonString(version)),\n    \"xgboost\": \(jsonString(result.xgboostVersion)),\n"
+    var training =
+      "{\n    \"accelkit\": \(jsonString(version)),\n    \"xgboost\": \(jsonString(result.xgboostVersion)),\n"
     training += "    \"command\": \(jsonString(command)),\n"
     training += "    \"traces\": \(result.traces),\n    \"windows\": \(result.windows),\n"
     training += "    \"sources\": [\(result.sourceNames.map(jsonString).joined(separator: ", "))],\n"
     training += "    \"cv\": \(jsonString(s.foldsBySource ? "source" : "trace")),\n"
-    training += "    \"rounds\": \(s.rounds), \"max_depth\": \(s.maxDepth), \"eta\": \(formatNumber(s.learningRate)), "
-    training += "\"subsample\": \(formatNumber(s.rowFraction)), \"colsample_bytree\": \(formatNumber(s.columnFraction)), "
+    training +=
+      "    \"rounds\": \(s.rounds), \"max_depth\": \(s.maxDepth), \"eta\": \(formatNumber(s.learningRate)), "
+    training +=
+      "\"subsample\": \(formatNumber(s.rowFraction)), \"colsample_bytree\": \(formatNumber(s.columnFraction)), "
     training += "\"seed\": \(s.seed), \"negative_stride\": \(s.negativeStride),\n"
     training += "    \"objective\": \(jsonString(objectiveText(s))),\n"
     training += "    \"held_out\": {"
@@ -32,7 +37,8 @@ public enum ModelDirectory {
       (
         LearnedModel.descriptionFile,
         LearnedModel.descriptionJSON(
-          spec: s.spec, labels: result.labels.map(\.label), decoding: result.labels.map(\.decoding), training: training)
+          spec: s.spec, labels: result.labels.map(\.label), decoding: result.labels.map(\.decoding),
+          training: training)
       )
     ]
     for l in result.labels {
@@ -46,7 +52,8 @@ public enum ModelDirectory {
     for l in result.labels {
       let names = s.spec.names
       let counts = (try? TreeEnsemble(json: l.model, file: l.label).splitCounts) ?? []
-      let top = counts.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.prefix(25)
+      let top = counts.indices.sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.prefix(
+        25)
       files.append(
         (
           "\(l.label).importance.svg",
@@ -68,11 +75,15 @@ public enum ModelDirectory {
   /// What train prints: per label, the decoding chosen and the held-out figures, per source
   /// when there are several.
   public static func summary(_ result: TrainingResult) -> String {
-    var text = "learned from \(result.traces) traces (\(result.windows) windows) of \(result.sourceNames.count) source\(result.sourceNames.count == 1 ? "" : "s"); "
-    text += result.settings.foldsBySource ? "one source held out at a time\n" : "\(result.settings.folds) folds of traces held out\n"
+    var text =
+      "learned from \(result.traces) traces (\(result.windows) windows) of \(result.sourceNames.count) source\(result.sourceNames.count == 1 ? "" : "s"); "
+    text +=
+      result.settings.foldsBySource
+      ? "one source held out at a time\n" : "\(result.settings.folds) folds of traces held out\n"
     for l in result.labels {
       let c = l.decoding
-      text += "\(l.label): on \(formatNumber(c.on)), off \(formatNumber(c.off)), min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))\n"
+      text +=
+        "\(l.label): on \(formatNumber(c.on)), off \(formatNumber(c.off)), min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))\n"
       text += "  held out: " + line(l.total) + "\n"
       if l.sources.count > 1 {
         for (name, m) in l.sources { text += "  \(name): " + line(m) + "\n" }
@@ -84,14 +95,20 @@ public enum ModelDirectory {
   static func line(_ m: Metrics) -> String {
     var parts: [String] = []
     if m.tp + m.fn > 0 {
-      parts.append("f1 \(cFormat("%.3f", m.f1)) (precision \(cFormat("%.3f", m.precision)), recall \(cFormat("%.3f", m.recall)), \(m.tp + m.fn) events)")
+      parts.append(
+        "f1 \(cFormat("%.3f", m.f1)) (precision \(cFormat("%.3f", m.precision)), recall \(cFormat("%.3f", m.recall)), \(m.tp + m.fn) events)"
+      )
     }
-    parts.append("\(m.fp) false alarms in \(cFormat("%.2f", m.duration / 3600)) h (\(cFormat("%.2f", m.falseAlarmsPerHour))/h)")
+    parts.append(
+      "\(m.fp) false alarms in \(cFormat("%.2f", m.duration / 3600)) h (\(cFormat("%.2f", m.falseAlarmsPerHour))/h)"
+    )
     return parts.joined(separator: ", ")
   }
 
   /// Writes the files into `directory` (created when missing), all or none.
-  public static func write(_ result: TrainingResult, to directory: String, command: String, version: String) throws {
+  public static func write(_ result: TrainingResult, to directory: String, command: String, version: String)
+    throws
+  {
     let files = files(result, command: command, version: version)
     try OutputFile.writeTogether(files.map { (directory + "/" + $0.name, $0.text) })
   }
@@ -100,7 +117,9 @@ public enum ModelDirectory {
     let o = s.objective
     var text = (o.maximize ? "maximise " : "minimise ") + o.metric
     if !o.constraints.isEmpty {
-      text += " subject to " + o.constraints.map { "\($0.metric)\($0.atMost ? "<=" : ">=")\(formatNumber($0.limit))" }
+      text +=
+        " subject to "
+        + o.constraints.map { "\($0.metric)\($0.atMost ? "<=" : ">=")\(formatNumber($0.limit))" }
         .joined(separator: ",")
     }
     if s.worstSource { text += " on the worst source" }
@@ -123,7 +142,8 @@ public enum ModelDirectory {
     let annotated = m.tp + m.fn > 0
     return [
       "\(traces)", formatNumber(rounded(m.duration / 3600)), "\(m.tp)", "\(m.fp)", "\(m.fn)",
-      m.tp + m.fp > 0 ? formatNumber(rounded(m.precision)) : "", annotated ? formatNumber(rounded(m.recall)) : "",
+      m.tp + m.fp > 0 ? formatNumber(rounded(m.precision)) : "",
+      annotated ? formatNumber(rounded(m.recall)) : "",
       annotated ? formatNumber(rounded(m.f1)) : "", formatNumber(rounded(m.falseAlarmsPerHour)),
       formatNumber(rounded(interval.low)), interval.high.isFinite ? formatNumber(rounded(interval.high)) : "",
     ].joined(separator: ",")
@@ -133,12 +153,17 @@ public enum ModelDirectory {
     var text = "label,\(kind),\(metricColumns)\n"
     for l in result.labels {
       if kind == "fold" {
-        for f in l.folds { text += "\(csvField(l.label)),\(csvField(f.name)),\(metricFields(f.metrics, traces: f.traces))\n" }
+        for f in l.folds {
+          text += "\(csvField(l.label)),\(csvField(f.name)),\(metricFields(f.metrics, traces: f.traces))\n"
+        }
       } else if kind == "position" {
-        for p in l.positions { text += "\(csvField(l.label)),\(csvField(p.name)),\(metricFields(p.metrics, traces: p.traces))\n" }
+        for p in l.positions {
+          text += "\(csvField(l.label)),\(csvField(p.name)),\(metricFields(p.metrics, traces: p.traces))\n"
+        }
       } else {
         for (name, m) in l.sources {
-          text += "\(csvField(l.label)),\(csvField(name)),\(metricFields(m, traces: result.sourceTraceCounts[name] ?? 0))\n"
+          text +=
+            "\(csvField(l.label)),\(csvField(name)),\(metricFields(m, traces: result.sourceTraceCounts[name] ?? 0))\n"
         }
       }
     }
@@ -150,17 +175,20 @@ public enum ModelDirectory {
     var text = "label,trace,source,position,seconds,tp,fp,fn\n"
     for l in result.labels {
       for t in l.traces {
-        text += [
-          csvField(l.label), csvField(t.name), csvField(t.source), csvField(t.position),
-          formatNumber(rounded(t.metrics.duration)), "\(t.metrics.tp)", "\(t.metrics.fp)", "\(t.metrics.fn)",
-        ].joined(separator: ",") + "\n"
+        text +=
+          [
+            csvField(l.label), csvField(t.name), csvField(t.source), csvField(t.position),
+            formatNumber(rounded(t.metrics.duration)), "\(t.metrics.tp)", "\(t.metrics.fp)",
+            "\(t.metrics.fn)",
+          ].joined(separator: ",") + "\n"
       }
     }
     return text
   }
 
   static func searchCSV(_ result: TrainingResult) -> String {
-    var text = "label,"
+    var text =
+      "label,"
       + ProbabilityDecoder.Configuration.parameters.map(\.name).joined(separator: ",")
       + ",violation,objective,tp,fp,fn,f1,false_alarms_per_hour,chosen\n"
     for l in result.labels {

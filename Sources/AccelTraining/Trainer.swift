@@ -47,9 +47,11 @@ public struct TrainingSettings: Sendable {
   func boosterParameters(positiveWeight: Double) -> [(String, String)] {
     [
       ("booster", "gbtree"), ("objective", "binary:logistic"), ("base_score", "0.5"), ("tree_method", "hist"),
-      ("max_depth", "\(maxDepth)"), ("eta", formatNumber(learningRate)), ("subsample", formatNumber(rowFraction)),
+      ("max_depth", "\(maxDepth)"), ("eta", formatNumber(learningRate)),
+      ("subsample", formatNumber(rowFraction)),
       ("colsample_bytree", formatNumber(columnFraction)), ("min_child_weight", "1"),
-      ("scale_pos_weight", formatNumber(positiveWeight)), ("seed", "\(seed % (1 << 31))"), ("nthread", "\(threads)"),
+      ("scale_pos_weight", formatNumber(positiveWeight)), ("seed", "\(seed % (1 << 31))"),
+      ("nthread", "\(threads)"),
       ("verbosity", "0"),
     ]
   }
@@ -137,7 +139,9 @@ public enum Trainer {
         "--cv source needs traces from two sources or more; the manifests name \(sourceNames.count == 1 ? "one (\(sourceNames[0]))" : "none")",
         hint: "give the manifests a source column, or train on datasets from several sources")
     }
-    let traces = try windows(jobs: jobs, annotations: annotations, settings: settings, sourceNames: sourceNames, traceDone: traceDone)
+    let traces = try windows(
+      jobs: jobs, annotations: annotations, settings: settings, sourceNames: sourceNames, traceDone: traceDone
+    )
     let (folds, foldOf, foldNames) = assignFolds(traces: traces, settings: settings, sourceNames: sourceNames)
     var learned: [LearnedLabel] = []
     for (l, label) in settings.labels.enumerated() {
@@ -158,9 +162,11 @@ public enum Trainer {
         for t in heldOut { probabilities[t] = predict(ensemble, traces[t]) }
       }
       let (decoding, search) = try chooseDecoding(
-        traces: traces, probabilities: probabilities, label: label, settings: settings, sourceCount: sourceNames.count)
+        traces: traces, probabilities: probabilities, label: label, settings: settings,
+        sourceCount: sourceNames.count)
       let perTrace = traces.indices.map {
-        metrics(traces[$0], probabilities[$0], label: label, decoding: decoding, tolerance: settings.tolerance)
+        metrics(
+          traces[$0], probabilities[$0], label: label, decoding: decoding, tolerance: settings.tolerance)
       }
       let total = perTrace.reduce(Metrics(), +)
       let foldFigures = (0..<folds).map { fold in
@@ -168,7 +174,10 @@ public enum Trainer {
         return (foldNames[fold], members.count, members.reduce(Metrics()) { $0 + perTrace[$1] })
       }
       let sourceFigures = sourceNames.indices.map { s in
-        (sourceNames[s], traces.indices.filter { traces[$0].source == s }.reduce(Metrics()) { $0 + perTrace[$1] })
+        (
+          sourceNames[s],
+          traces.indices.filter { traces[$0].source == s }.reduce(Metrics()) { $0 + perTrace[$1] }
+        )
       }
       let model = try fit(traces: traces, label: l, settings: settings)
       let negatives = traces.reduce(0) { $0 + $1.targets[l].filter { $0 == 0 }.count }
@@ -220,7 +229,9 @@ public enum Trainer {
       return i % kept.count
     }
     let names = kept.map { k in
-      sourceNames[k] + (spread.isEmpty ? "" : " (+ \(spread.sorted().map { sourceNames[$0] }.joined(separator: ", ")) in part)")
+      sourceNames[k]
+        + (spread.isEmpty
+          ? "" : " (+ \(spread.sorted().map { sourceNames[$0] }.joined(separator: ", ")) in part)")
     }
     return (kept.count, foldOf, names)
   }
@@ -228,11 +239,14 @@ public enum Trainer {
   // MARK: Windows
 
   static func windows(
-    jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: TrainingSettings, sourceNames: [String],
+    jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: TrainingSettings,
+    sourceNames: [String],
     traceDone: (@Sendable (Int) -> Void)?
   ) throws -> [TraceWindows] {
     let results = parallelMap(Array(jobs.indices), jobs: settings.parallelism) { i in
-      let result = Result { try windows(job: jobs[i], annotations: annotations[i], settings: settings, sourceNames: sourceNames) }
+      let result = Result {
+        try windows(job: jobs[i], annotations: annotations[i], settings: settings, sourceNames: sourceNames)
+      }
       traceDone?((try? result.get())?.count ?? 0)
       return result
     }
@@ -296,9 +310,12 @@ public enum Trainer {
     }
     let weight = settings.positiveWeight ?? Double(negatives) / Double(positives)
     let matrix = try values.withUnsafeBufferPointer {
-      try TrainingMatrix(rows: labels.count, columns: columns, values: $0, labels: labels, weights: nil, names: settings.spec.names)
+      try TrainingMatrix(
+        rows: labels.count, columns: columns, values: $0, labels: labels, weights: nil,
+        names: settings.spec.names)
     }
-    let booster = try Booster(training: matrix, parameters: settings.boosterParameters(positiveWeight: weight))
+    let booster = try Booster(
+      training: matrix, parameters: settings.boosterParameters(positiveWeight: weight))
     try booster.train(matrix, rounds: settings.rounds)
     return try booster.json()
   }
@@ -335,8 +352,12 @@ public enum Trainer {
   }
 
   static func chooseDecoding(
-    traces: [TraceWindows], probabilities: [[Double]], label: String, settings: TrainingSettings, sourceCount: Int
-  ) throws -> (ProbabilityDecoder.Configuration, [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]) {
+    traces: [TraceWindows], probabilities: [[Double]], label: String, settings: TrainingSettings,
+    sourceCount: Int
+  ) throws -> (
+    ProbabilityDecoder.Configuration,
+    [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
+  ) {
     let candidates = self.candidates
     let scored = parallelMap(candidates, jobs: settings.parallelism) { c -> (TuningScore, Metrics) in
       let perTrace = traces.indices.map {
@@ -354,7 +375,9 @@ public enum Trainer {
       let bounded = settings.objective.score(total, groups: negatives.isEmpty ? nil : negatives)
       let aimed = settings.objective.score(total, groups: positives)
       return (
-        TuningScore(violation: bounded.violation, objective: aimed.objective, falseAlarmsPerHour: total.falseAlarmsPerHour),
+        TuningScore(
+          violation: bounded.violation, objective: aimed.objective,
+          falseAlarmsPerHour: total.falseAlarmsPerHour),
         total
       )
     }
@@ -366,16 +389,20 @@ public enum Trainer {
 
   /// One trace's metrics for `label` when its probabilities are decoded with `decoding`.
   static func metrics(
-    _ trace: TraceWindows, _ p: [Double], label: String, decoding: ProbabilityDecoder.Configuration, tolerance: Double
+    _ trace: TraceWindows, _ p: [Double], label: String, decoding: ProbabilityDecoder.Configuration,
+    tolerance: Double
   ) -> Metrics {
     var decoder = ProbabilityDecoder(configuration: decoding)
     var events: [ProbabilityDecoder.Event] = []
     for r in 0..<trace.count {
-      if let e = decoder.add(center: trace.centers[r], end: trace.ends[r], probability: p[r]) { events.append(e) }
+      if let e = decoder.add(center: trace.centers[r], end: trace.ends[r], probability: p[r]) {
+        events.append(e)
+      }
     }
     events += decoder.finish()
     let detections = events.map {
-      LabeledInterval(start: $0.start, end: $0.end, label: label, reported: $0.reported, cancelled: $0.cancelled)
+      LabeledInterval(
+        start: $0.start, end: $0.end, label: label, reported: $0.reported, cancelled: $0.cancelled)
     }
     return Metrics.evaluate(
       detections: detections, annotations: trace.annotations, label: label, tolerance: tolerance,

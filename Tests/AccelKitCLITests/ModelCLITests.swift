@@ -19,7 +19,9 @@ import Testing
     let first = try trainSmall(dir + "/m1")
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout.contains("shake: on "), "\(first.stdout)")
-    for name in ["detector.json", "shake.xgb.json", "folds.csv", "sources.csv", "decoding.csv", "shake.importance.svg"] {
+    for name in [
+      "detector.json", "shake.xgb.json", "folds.csv", "sources.csv", "decoding.csv", "shake.importance.svg",
+    ] {
       #expect(fileExists(dir + "/m1/" + name), "\(name)")
     }
     #expect(try trainSmall(dir + "/m2").status == 0)
@@ -37,7 +39,9 @@ import Testing
     ])
     #expect(strict.status == 0 && strict.stdout.split(separator: "\n").count <= 1, "\(strict.stdout)")
     // evaluate --model beside a rule, in the same report.
-    let report = try accelkit(["evaluate", Self.test, "--model", dir + "/m1", "--rule", "swing", "--format", "csv"])
+    let report = try accelkit([
+      "evaluate", Self.test, "--model", dir + "/m1", "--rule", "swing", "--format", "csv",
+    ])
     #expect(report.status == 0, "\(report.stderr)")
     let rows = report.stdout.split(separator: "\n")
     #expect(rows.count == 3 && rows[2].hasPrefix("model:"), "\(report.stdout)")
@@ -69,8 +73,12 @@ import Testing
 
   @Test func featuresWriteNPYWithTheSameColumns() throws {
     let dir = Paths.temporaryDirectory()
-    let csv = try accelkit(["features", Self.test + "/000.csv", "--window", "2", "--hop", "0.5", "-o", dir + "/f.csv"])
-    let npy = try accelkit(["features", Self.test + "/000.csv", "--window", "2", "--hop", "0.5", "-o", dir + "/f.npy"])
+    let csv = try accelkit([
+      "features", Self.test + "/000.csv", "--window", "2", "--hop", "0.5", "-o", dir + "/f.csv",
+    ])
+    let npy = try accelkit([
+      "features", Self.test + "/000.csv", "--window", "2", "--hop", "0.5", "-o", dir + "/f.npy",
+    ])
     #expect(csv.status == 0 && npy.status == 0, "\(csv.stderr)\(npy.stderr)")
     let bytes = readFile(dir + "/f.npy") ?? []
     let header = String(decoding: bytes.prefix(4096), as: UTF8.self)
@@ -91,7 +99,9 @@ import Testing
     let unknown = try accelkit(["train", Self.train, "--label", "wave", "--quiet", "-o", dir + "/x"])
     #expect(unknown.status == 64 && unknown.stderr.contains("\"wave\""), "\(unknown.stderr)")
     #expect(!fileExists(dir + "/x"))
-    let both = try accelkit(["detect-shakes", "--model", dir + "/x", "--rule", "swing", Self.test + "/000.csv"])
+    let both = try accelkit([
+      "detect-shakes", "--model", dir + "/x", "--rule", "swing", Self.test + "/000.csv",
+    ])
     #expect(both.status == 64)
   }
 }
@@ -101,13 +111,15 @@ import Testing
 @Suite struct BuiltInModelTests {
   @Test func theEmbeddedModelIsTheDirectory() throws {
     let source = String(
-      decoding: readFile(Paths.packageRoot + "/Sources/AccelLearning/BuiltInShakeModel.swift") ?? [], as: UTF8.self)
+      decoding: readFile(Paths.packageRoot + "/Sources/AccelLearning/BuiltInShakeModel.swift") ?? [],
+      as: UTF8.self)
     for (name, file) in [("description", "detector.json"), ("classifier", "shake.xgb.json")] {
       let text = String(decoding: readFile(Paths.packageRoot + "/models/shake/" + file) ?? [], as: UTF8.self)
       // scripts/embed_model.py's literal: the file's text between two line breaks.
       #expect(
         source.contains("static let \(name) = ######\"\"\"\n\(text)\n\"\"\"######"),
-        "Sources/AccelLearning/BuiltInShakeModel.swift's \(name) is not models/shake/\(file): run scripts/embed_model.py")
+        "Sources/AccelLearning/BuiltInShakeModel.swift's \(name) is not models/shake/\(file): run scripts/embed_model.py"
+      )
     }
   }
 
@@ -121,17 +133,22 @@ import Testing
     #expect(byDefault.stdout == byName.stdout)
     func withoutRule(_ text: String) -> [String] {
       text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        .map { row in row.enumerated().filter { $0.offset != 3 }.map { String($0.element) }.joined(separator: ",") }
+        .map { row in
+          row.enumerated().filter { $0.offset != 3 }.map { String($0.element) }.joined(separator: ",")
+        }
     }
     #expect(withoutRule(byDefault.stdout) == withoutRule(fromDirectory.stdout))
     let list = try accelkit(["detect-shakes", "--list-params"])
     #expect(list.stdout.contains("learned-shake") && list.stdout.contains("merge_gap_s"))
     // Its decoding sweeps like a rule's parameters; settings with off above on are skipped.
     let sweep = try accelkit([
-      "evaluate", trace, "--labels", Paths.packageRoot + "/datasets/test/004.events.csv", "--rule", "learned-shake",
-      "--sweep", "learned-shake.on=0.9:0.99:0.09", "--sweep", "learned-shake.off=0.9:0.99:0.09", "--format", "csv",
+      "evaluate", trace, "--labels", Paths.packageRoot + "/datasets/test/004.events.csv", "--rule",
+      "learned-shake",
+      "--sweep", "learned-shake.on=0.9:0.99:0.09", "--sweep", "learned-shake.off=0.9:0.99:0.09", "--format",
+      "csv",
     ])
-    #expect(sweep.status == 0 && sweep.stdout.split(separator: "\n").count == 4, "\(sweep.stdout)\(sweep.stderr)")
+    #expect(
+      sweep.status == 0 && sweep.stdout.split(separator: "\n").count == 4, "\(sweep.stdout)\(sweep.stderr)")
     #expect(sweep.stderr.contains("skipped 1 learned-shake settings"), "\(sweep.stderr)")
     let contradictory = try accelkit(["detect-shakes", "--param", "off=0.999", trace])
     #expect(contradictory.status == 64 && contradictory.stderr.contains("must be at most"))

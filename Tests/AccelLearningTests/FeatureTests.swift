@@ -2,11 +2,11 @@ import AccelCore
 import TestSupport
 import Testing
 
+@testable import AccelLearning
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@testable import AccelLearning
 
 /// A trace: gravity on -z, `shake(t)` g along x, optional gyroscope, timestamps with jitter.
 func makeTrace(
@@ -22,12 +22,15 @@ func makeTrace(
     t += (1 + jitter * (Double.random(in: -1...1, using: &random))) / rate
   }
   if gyro {
-    block.gyroscope = AxisColumns(x: block.t.map { 0.5 * sin(3 * $0) }, y: block.t.map { _ in 0 }, z: block.t.map { _ in 0.1 })
+    block.gyroscope = AxisColumns(
+      x: block.t.map { 0.5 * sin(3 * $0) }, y: block.t.map { _ in 0 }, z: block.t.map { _ in 0.1 })
   }
   return block
 }
 
-func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throws -> [(Double, Double, [Double])] {
+func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throws -> [(
+  Double, Double, [Double]
+)] {
   var extractor = try FeatureExtractor(spec: spec)
   var out: [(Double, Double, [Double])] = []
   var i = 0
@@ -113,7 +116,10 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     let out = try rows(spec, makeTrace(seconds: 5, rate: 50) { 0.2 * sin($0) })
     let names = spec.names
     for (k, name) in names.enumerated() {
-      if name.contains("_g") && (name.contains("_gx_") || name.contains("_gy_") || name.contains("_gz_") || name.contains("_gnorm_")) {
+      if name.contains("_g")
+        && (name.contains("_gx_") || name.contains("_gy_") || name.contains("_gz_")
+          || name.contains("_gnorm_"))
+      {
         #expect(out.allSatisfy { $0.2[k].isNaN }, "\(name)")
       } else {
         #expect(out.allSatisfy { $0.2[k].isFinite }, "\(name)")
@@ -169,7 +175,8 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     let bursts = [0.9, 0.1, 0.1, 0.9]
     #expect(decode(bursts, c).count == 2)
     c.mergeGapSeconds = 3
-    #expect(decode(bursts, c) == [.init(start: 0, end: 3, reported: 0.5, peak: 0.9, windows: 2, cancelled: false)])
+    #expect(
+      decode(bursts, c) == [.init(start: 0, end: 3, reported: 0.5, peak: 0.9, windows: 2, cancelled: false)])
     // Too short: dropped; too long: cancelled; reported once long enough.
     c.mergeGapSeconds = 0
     c.minDurationSeconds = 2

@@ -18,18 +18,21 @@ import Testing
   #expect(windowTarget(start: 9.6, end: 10.6, events: long) == -1)
 }
 
-
 /// --cv source: one fold per source, but a source that alone holds the positives (generated
 /// shakes beside recorded negatives) is spread over the others' folds.
 @Test func sourceFoldsSpreadTheOnlySourceOfPositives() {
   func trace(_ source: Int, positive: Bool) -> TraceWindows {
-    TraceWindows(name: "t", targets: [positive ? [0, 1] : [0, 0]], annotations: [], source: source, position: "hand")
+    TraceWindows(
+      name: "t", targets: [positive ? [0, 1] : [0, 0]], annotations: [], source: source, position: "hand")
   }
   var settings = TrainingSettings(labels: ["shake"])
   settings.foldsBySource = true
-  let traces = [trace(0, positive: true), trace(1, positive: false), trace(0, positive: true), trace(2, positive: false),
-    trace(0, positive: true)]
-  let (count, foldOf, names) = Trainer.assignFolds(traces: traces, settings: settings, sourceNames: ["gen", "a", "b"])
+  let traces = [
+    trace(0, positive: true), trace(1, positive: false), trace(0, positive: true), trace(2, positive: false),
+    trace(0, positive: true),
+  ]
+  let (count, foldOf, names) = Trainer.assignFolds(
+    traces: traces, settings: settings, sourceNames: ["gen", "a", "b"])
   #expect(count == 2 && foldOf == [0, 0, 1, 1, 0])
   #expect(names == ["a (+ gen in part)", "b (+ gen in part)"])
   // Two sources of positives: every source is a fold of its own.

@@ -28,7 +28,8 @@ func randomProblem(rows: Int, columns: Int, seed: UInt64) -> (values: [Float], l
     let (values, labels) = randomProblem(rows: 2000, columns: columns, seed: 3)
     let names = (0..<columns).map { "f\($0)" }
     let matrix = try values.withUnsafeBufferPointer {
-      try TrainingMatrix(rows: labels.count, columns: columns, values: $0, labels: labels, weights: nil, names: names)
+      try TrainingMatrix(
+        rows: labels.count, columns: columns, values: $0, labels: labels, weights: nil, names: names)
     }
     var settings = TrainingSettings(labels: ["shake"])
     settings.rounds = 40

@@ -26,23 +26,29 @@ struct Features: ParsableCommand {
   @Argument(help: "The trace (`-` for stdin).")
   var trace: String = "-"
 
-  @Option(name: .shortAndLong, help: ArgumentHelp("The output: CSV, or NPY for a .npy name (`-` for stdout CSV).", valueName: "path"))
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp("The output: CSV, or NPY for a .npy name (`-` for stdout CSV).", valueName: "path"))
   var output: String
 
-  @Option(help: ArgumentHelp("An events CSV (start,end,label) whose labels each window gets.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("An events CSV (start,end,label) whose labels each window gets.", valueName: "file"))
   var labels: String?
 
-  @Option(name: .customLong("label"), help: "The labels written (repeatable; default: every label of --labels).")
+  @Option(
+    name: .customLong("label"), help: "The labels written (repeatable; default: every label of --labels).")
   var chosenLabels: [String] = []
 
-  @Option(help: ArgumentHelp("A learned model: its features and its probability per window.", valueName: "dir"))
+  @Option(
+    help: ArgumentHelp("A learned model: its features and its probability per window.", valueName: "dir"))
   var model: String?
 
   @OptionGroup(title: "Features") var features: FeatureOptions
 
   func validate() throws {
     if model != nil, features.isGiven {
-      throw ValidationError("--model brings its own features: --window, --hop, --feature-rate and --gyro go without it")
+      throw ValidationError(
+        "--model brings its own features: --window, --hop, --feature-rate and --gyro go without it")
     }
     if !chosenLabels.isEmpty, labels == nil {
       throw ValidationError("--label chooses among the labels of --labels FILE")

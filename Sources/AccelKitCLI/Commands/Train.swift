@@ -47,7 +47,8 @@ struct Train: ParsableCommand {
     case trace, source
   }
 
-  @Option(help: "Hold out folds of traces (trace) or one source at a time (source: the manifest's source column).")
+  @Option(
+    help: "Hold out folds of traces (trace) or one source at a time (source: the manifest's source column).")
   var cv: CrossValidation = .trace
 
   @Option(help: "Folds with --cv trace (trace i in fold i mod K).")
@@ -70,7 +71,8 @@ struct Train: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Bounds the decoding must meet (as tune's), e.g. false_alarms_per_hour<=1,recall>=0.8.", valueName: "bounds"))
+      "Bounds the decoding must meet (as tune's), e.g. false_alarms_per_hour<=1,recall>=0.8.",
+      valueName: "bounds"))
   var subjectTo: String = "false_alarms_per_hour<=1"
 
   @Flag(
