@@ -90,8 +90,15 @@ extension TunableConfiguration {
   public static var parameterRows:
     [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)]
   {
-    let defaults = Self()
-    return parameters.map { ($0.name, $0.unit, $0.get(defaults), $0.meaning, $0.range) }
+    Self().parameterRows
+  }
+
+  /// The same rows with this configuration's values as the defaults (a learned model's own
+  /// decoding).
+  public var parameterRows:
+    [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)]
+  {
+    Self.parameters.map { ($0.name, $0.unit, $0.get(self), $0.meaning, $0.range) }
   }
 }
 

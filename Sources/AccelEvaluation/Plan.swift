@@ -23,9 +23,11 @@ public struct EvaluationPlan: Sendable {
   ) throws {
     for r in rules where !ShakeRules.isDetector(r) { throw ShakeRules.unknown(r) }
     func known(_ rule: String) -> Bool { ShakeRules.isDetector(rule) || (rule == Self.modelOwner && !models.isEmpty) }
-    let chosen =
-      !models.isEmpty && rules.isEmpty ? [] : rules.isEmpty
-      ? ShakeRules.names.filter { name in labels.contains { ShakeRules.namesEmitting($0).contains(name) } } : rules
+    // Without --rule: every detector of the labels, unless models are given (then only they run).
+    var chosen = rules
+    if rules.isEmpty, models.isEmpty {
+      chosen = ShakeRules.names.filter { name in labels.contains { ShakeRules.namesEmitting($0).contains(name) } }
+    }
     var fixed: [String: [(String, Double)]] = [:]
     for item in parameters {
       guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: "."),

@@ -127,12 +127,9 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
     parameterListing(
       ShakeRules.all.map { ($0.name, $0.summary, ShakeRules.parameterRows($0)) }
         + BuiltInModels.names.map { name in
-          let decoding = BuiltInModels.named(name)!.decoding[0]
-          return (
+          (
             name, "accelkit's learned shake detector (the default; its event decoding)",
-            ProbabilityDecoder.Configuration.parameters.map {
-              ($0.name, $0.unit, decoding.value(of: $0.name)!, $0.meaning, $0.range)
-            }
+            BuiltInModels.named(name)!.decoding[0].parameterRows
           )
         })
   }

@@ -20,8 +20,6 @@ public struct FeatureExtractor {
   /// Crossings count only once the signal has moved this far past the level (g, or rad/s).
   static let crossingHysteresis = 0.02
 
-  public var featureCount: Int { names.count }
-  public let names: [String]
   private let signalCount: Int
   private let capacity: Int
   private let windowSamples: [Int]
@@ -64,7 +62,6 @@ public struct FeatureExtractor {
   public init(spec: FeatureSpec) throws {
     try spec.validate()
     self.spec = spec
-    names = spec.names
     signalCount = spec.signals.count
     windowSamples = spec.windowSamples
     capacity = windowSamples.max()!

@@ -14,17 +14,15 @@ public struct LearnedModel: Sendable {
   public static let descriptionFile = "detector.json"
   public static let format = "accelkit-detector"
 
-  public let directory: String
   public let spec: FeatureSpec
   public let labels: [String]
   public let classifiers: [TreeEnsemble]
   public let decoding: [ProbabilityDecoder.Configuration]
 
   public init(
-    directory: String, spec: FeatureSpec, labels: [String], classifiers: [TreeEnsemble],
+    spec: FeatureSpec, labels: [String], classifiers: [TreeEnsemble],
     decoding: [ProbabilityDecoder.Configuration]
   ) {
-    self.directory = directory
     self.spec = spec
     self.labels = labels
     self.classifiers = classifiers
@@ -40,7 +38,7 @@ public struct LearnedModel: Sendable {
     let base = directory.hasSuffix("/") ? directory : directory + "/"
     let path = base + descriptionFile
     return try parse(
-      description: try ByteInput.readAll(path: path), file: path, directory: directory,
+      description: try ByteInput.readAll(path: path), file: path,
       classifier: { label in
         let file = base + classifierFile(label)
         return (try ByteInput.readAll(path: file), file)
@@ -50,7 +48,7 @@ public struct LearnedModel: Sendable {
   /// Reads a model from its files' bytes: `description` (detector.json's, named `file` in
   /// errors) and each label's classifier from `classifier` (its bytes and its name).
   public static func parse(
-    description: [UInt8], file path: String, directory: String,
+    description: [UInt8], file path: String,
     classifier: (_ label: String) throws -> (bytes: [UInt8], file: String)
   ) throws -> LearnedModel {
     let root = try JSONValue.parse(description, file: path)
@@ -88,7 +86,7 @@ public struct LearnedModel: Sendable {
       decoding.append(c)
     }
     return LearnedModel(
-      directory: directory, spec: spec, labels: labels, classifiers: classifiers, decoding: decoding)
+      spec: spec, labels: labels, classifiers: classifiers, decoding: decoding)
   }
 
   /// Labels become file names: letters, digits, `-`, `_` and `.` (not leading).
@@ -135,7 +133,6 @@ public enum BuiltInModels {
     do {
       return try LearnedModel.parse(
         description: Array(BuiltInShakeModel.description.utf8), file: "models/shake/detector.json",
-        directory: shakeName,
         classifier: { _ in (Array(BuiltInShakeModel.classifier.utf8), "models/shake/shake.xgb.json") })
     } catch {
       preconditionFailure("the built-in shake model does not load: \(error)")

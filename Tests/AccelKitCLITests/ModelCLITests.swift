@@ -45,6 +45,16 @@ import Testing
     #expect(report.status == 0, "\(report.stderr)")
     let rows = report.stdout.split(separator: "\n")
     #expect(rows.count == 3 && rows[2].hasPrefix("model:"), "\(report.stdout)")
+    // model.NAME=VALUE sets every model's decoding in evaluate: nothing reaches a threshold of 1.
+    let strictReport = try accelkit([
+      "evaluate", Self.test, "--model", dir + "/m1", "--param", "model.on=1", "--param", "model.off=1",
+      "--format",
+      "csv",
+    ])
+    let strictRow = strictReport.stdout.split(separator: "\n").last.map { $0.split(separator: ",") } ?? []
+    #expect(
+      strictReport.status == 0 && strictRow.count > 4 && strictRow[1] == "off=1;on=1" && strictRow[2] == "0",
+      "\(strictReport.stdout)\(strictReport.stderr)")
     // A gate on the model's figures fails as a rule's does.
     let gated = try accelkit(["evaluate", Self.test, "--model", dir + "/m1", "--fail-under", "f1=1.01"])
     #expect(gated.status == 64 || gated.status == 1, "\(gated.status) \(gated.stderr)")
