@@ -26,6 +26,18 @@ public struct TreeEnsemble: Sendable, Equatable {
   }
 
   var trees: [Tree]
+  /// Every tree's nodes in one array (children as indices into it; a leaf is its own two
+  /// children), for the walk: `depth` steps from a root always end at its leaf.
+  struct Node: Sendable, Equatable {
+    var left: Int32
+    var right: Int32
+    var feature: Int32
+    var value: Float
+    var defaultLeft: Bool
+  }
+  var nodes: [Node] = []
+  var roots: [Int32] = []
+  var depth = 0
   /// The base score in margin space (the logit of XGBoost's `base_score`).
   let baseMargin: Float
   /// The names of the features, in the model's column order.
@@ -85,6 +97,35 @@ public struct TreeEnsemble: Sendable, Equatable {
         left: left, right: right, feature: feature, value: conditions.map { Float($0) },
         defaultLeft: defaults.map { $0.bool ?? ($0.number == 1) })
     }
+    (nodes, roots, depth) = Self.flatten(trees)
+  }
+
+  /// Lays the trees' nodes out in one array.
+  static func flatten(_ trees: [Tree]) -> (nodes: [Node], roots: [Int32], depth: Int) {
+    var nodes: [Node] = []
+    var roots: [Int32] = []
+    var depth = 0
+    for tree in trees {
+      let base = Int32(nodes.count)
+      roots.append(base)
+      var levels = [Int](repeating: 0, count: tree.left.count)
+      for i in tree.left.indices {
+        let me = base + Int32(i)
+        if tree.left[i] == -1 {
+          nodes.append(Node(left: me, right: me, feature: 0, value: tree.value[i], defaultLeft: true))
+        } else {
+          // Children come after their parent (checked on reading).
+          levels[Int(tree.left[i])] = levels[i] + 1
+          levels[Int(tree.right[i])] = levels[i] + 1
+          nodes.append(
+            Node(
+              left: base + tree.left[i], right: base + tree.right[i], feature: tree.feature[i],
+              value: tree.value[i], defaultLeft: tree.defaultLeft[i]))
+        }
+      }
+      depth = max(depth, levels.max() ?? 0)
+    }
+    return (nodes, roots, depth)
   }
 
   /// The probability of the positive class for one row of features in `featureNames`' order.
@@ -94,20 +135,40 @@ public struct TreeEnsemble: Sendable, Equatable {
 
   /// The raw margin: the base margin plus every tree's leaf, in single precision.
   public func margin(_ features: UnsafeBufferPointer<Double>) -> Float {
+    // Eight trees walk side by side (their loads overlap), every one `depth` steps; the leaves
+    // are added in the trees' order, as XGBoost does.
+    // The features as the trees compare them (single precision), once.
     var sum = baseMargin
-    for tree in trees {
-      var node = 0
-      while tree.left[node] != -1 {
-        let v = Float(features[Int(tree.feature[node])])
-        if v.isNaN {
-          node = Int(tree.defaultLeft[node] ? tree.left[node] : tree.right[node])
-        } else {
-          node = Int(v < tree.value[node] ? tree.left[node] : tree.right[node])
-        }
-      }
-      sum += tree.value[node]
+    let depth = self.depth
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: features.count) { values in
+      for i in features.indices { values[i] = Float(features[i]) }
+      margin(values, depth: depth, into: &sum)
     }
     return sum
+  }
+
+  private func margin(_ features: UnsafeMutableBufferPointer<Float>, depth: Int, into sum: inout Float) {
+    nodes.withUnsafeBufferPointer { nodes in
+      roots.withUnsafeBufferPointer { roots in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 8) { at in
+          var t = 0
+          while t < roots.count {
+            let count = min(8, roots.count - t)
+            for lane in 0..<8 { at[lane] = Int(roots[t + min(lane, count - 1)]) }
+            for _ in 0..<depth {
+              for lane in 0..<8 {
+                let node = nodes[at[lane]]
+                let v = features[Int(node.feature)]
+                let left = v.isNaN ? node.defaultLeft : v < node.value
+                at[lane] = Int(left ? node.left : node.right)
+              }
+            }
+            for lane in 0..<count { sum += nodes[at[lane]].value }
+            t += 8
+          }
+        }
+      }
+    }
   }
 
   static func logistic(_ x: Float) -> Float { 1 / (1 + expf(-x)) }
