@@ -81,7 +81,7 @@ let package = Package(
     .testTarget(name: "AccelSimulationTests", dependencies: ["AccelSimulation", "AccelCore"]),
     .testTarget(name: "AccelOrientationTests", dependencies: ["AccelOrientation", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
-    .testTarget(name: "AccelLearningTests", dependencies: ["AccelLearning", "AccelCore", "TestSupport"]),
+    .testTarget(name: "AccelLearningTests", dependencies: ["AccelLearning", "AccelCore", "AccelSpectral", "TestSupport"]),
     .testTarget(
       name: "AccelTrainingTests",
       dependencies: ["AccelTraining", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelCore", "CXGBoost", "TestSupport"]

@@ -39,8 +39,21 @@ public struct FeatureExtractor {
   private var g2 = (0.0, 0.0, 0.0)
   private var gravityStarted = false
   private let alpha: Double
-  // The last `capacity` values of every signal, and how many the current segment has.
+  // The last `capacity` values of every signal, each written twice (at `head` and at
+  // `head + capacity`, in a stretch of 2 * capacity per signal) so that a window is always one
+  // contiguous run and never copied; and how many the current segment has.
   private var ring: [Double]
+  /// In the ring's layout: a sample's value where it is a local maximum (above the one before,
+  /// not below the one after), minus infinity elsewhere and while the one after is unknown.
+  private var maxima: [Double]
+  // For the signed signals, in the ring's layout: each sample's side of zero (-1, 0 within the
+  // hysteresis, 1) and how many times the side has turned over so far (the window's zero
+  // crossings are a difference of two counts), with the last nonzero side and the count.
+  private var sides: [Int8]
+  private var turns: [Int]
+  private var lastSide: [Int]
+  private var turnCount: [Int]
+  private let signedIndices: [Int]
   private var head = 0
   private var filled = 0
   private var sinceRow = 0
@@ -48,11 +61,18 @@ public struct FeatureExtractor {
   private let shortest: Int
   private var hasGyroscope = false
   // Scratch space.
-  private var window: [Double]
   private var row: [Double]
-  private let transforms: [RealFFT]
-  private var power: [Double]
-  private var taper: [Double]
+  private let transforms: [RealFFTPair]
+  /// Each signal's tapered window (capacity values per signal), then two power spectra.
+  private var tapers: [Double]
+  private var powers: [Double]
+  /// Where the statistics of x, y and z begin in the row (their means and variances serve the
+  /// joint features).
+  private var axisSlots = (0, 0, 0)
+  /// The zero crossings of each signed signal's window.
+  private var zeroCounts: [Int]
+  /// Where each signal's spectral features go in the row (-1: the signal is missing).
+  private var spectralSlots: [Int]
   /// The Hann window of the last length used (windows of one width have one length but while a
   /// trace is younger than them).
   private var hann: [[Double]]
@@ -69,12 +89,19 @@ public struct FeatureExtractor {
     hop = spec.hopSamples
     step = 1 / spec.rateHz
     alpha = 1 - exp(-step / spec.gravityTauSeconds)
-    ring = [Double](repeating: 0, count: signalCount * capacity)
-    window = [Double](repeating: 0, count: signalCount * capacity)
+    ring = [Double](repeating: 0, count: signalCount * 2 * capacity)
+    maxima = [Double](repeating: -.infinity, count: signalCount * 2 * capacity)
+    sides = [Int8](repeating: 0, count: signalCount * 2 * capacity)
+    turns = [Int](repeating: 0, count: signalCount * 2 * capacity)
+    lastSide = [Int](repeating: 0, count: signalCount)
+    turnCount = [Int](repeating: 0, count: signalCount)
+    signedIndices = spec.signals.indices.filter { FeatureSpec.signedSignals.contains(spec.signals[$0]) }
     row = [Double](repeating: 0, count: spec.names.count)
-    transforms = windowSamples.map { RealFFT(size: Self.transformSize($0)) }
-    power = [Double](repeating: 0, count: Self.transformSize(capacity) / 2 + 1)
-    taper = [Double](repeating: 0, count: Self.transformSize(capacity))
+    transforms = windowSamples.map { RealFFTPair(size: Self.transformSize($0)) }
+    tapers = [Double](repeating: 0, count: signalCount * capacity)
+    powers = [Double](repeating: 0, count: 2 * (Self.transformSize(capacity) / 2 + 1))
+    spectralSlots = [Int](repeating: -1, count: signalCount)
+    zeroCounts = [Int](repeating: 0, count: signalCount)
     hann = windowSamples.map { _ in [] }
     signedSignals = spec.signals.map { FeatureSpec.signedSignals.contains($0) }
     // Each band's bins, low <= f < high, for each width's transform.
@@ -98,6 +125,18 @@ public struct FeatureExtractor {
     while size < 2 * n { size <<= 1 }
     return size
   }
+
+  /// The last `count` values of signal `s` on the grid, oldest first (at most the longest
+  /// window and the current segment's length): what the last row was computed from while no
+  /// grid sample has come since.
+  func recent(signal s: Int, count n: Int) -> [Double] {
+    precondition(n <= filled)
+    let first = s * 2 * capacity + head + capacity - n
+    return Array(ring[first..<(first + n)])
+  }
+
+  /// How many grid samples the current segment has had, up to the longest window.
+  var segmentSamples: Int { filled }
 
   /// Feeds a block; calls `body` with each completed row: its start and end (seconds, the
   /// trace's time base) and the features in `names`' order.
@@ -184,17 +223,55 @@ public struct FeatureExtractor {
       vert = (ux * g2.0 + uy * g2.1 + uz * g2.2) / gn
       horiz = max(0, norm * norm - vert * vert).squareRoot()
     }
-    ring[head] = ux
-    ring[capacity + head] = uy
-    ring[2 * capacity + head] = uz
-    ring[3 * capacity + head] = norm
-    ring[4 * capacity + head] = vert
-    ring[5 * capacity + head] = horiz
-    if signalCount > 6 {
-      ring[6 * capacity + head] = gx
-      ring[7 * capacity + head] = gy
-      ring[8 * capacity + head] = gz
-      ring[9 * capacity + head] = (gx * gx + gy * gy + gz * gz).squareRoot()
+    let stride = 2 * capacity
+    ring.withUnsafeMutableBufferPointer { ring in
+      func put(_ s: Int, _ v: Double) {
+        ring[s * stride + head] = v
+        ring[s * stride + capacity + head] = v
+      }
+      put(0, ux)
+      put(1, uy)
+      put(2, uz)
+      put(3, norm)
+      put(4, vert)
+      put(5, horiz)
+      if signalCount > 6 {
+        put(6, gx)
+        put(7, gy)
+        put(8, gz)
+        put(9, (gx * gx + gy * gy + gz * gz).squareRoot())
+      }
+    }
+    // The sample before this one is now known to be a local maximum or not.
+    let previousKnown = filled >= 2
+    let position = head
+    maxima.withUnsafeMutableBufferPointer { maxima in
+      ring.withUnsafeBufferPointer { ring in
+        for s in 0..<signalCount {
+          let at = s * stride + position + capacity
+          maxima[at] = -.infinity
+          maxima[at - capacity] = -.infinity
+          guard previousKnown else { continue }
+          let v = ring[at - 1]
+          let peak = v > ring[at - 2] && v >= ring[at] ? v : -.infinity
+          maxima[at - 1] = peak
+          if position >= 1 { maxima[at - 1 - capacity] = peak } else { maxima[at - 1 + capacity] = peak }
+        }
+      }
+    }
+    let h = Self.crossingHysteresis
+    for s in signedIndices {
+      let at = s * stride + head
+      let v = ring[at]
+      let side = (v > h ? 1 : 0) - (v < -h ? 1 : 0)
+      if side != 0 {
+        if side == -lastSide[s] { turnCount[s] += 1 }
+        lastSide[s] = side
+      }
+      sides[at] = Int8(side)
+      sides[at + capacity] = Int8(side)
+      turns[at] = turnCount[s]
+      turns[at + capacity] = turnCount[s]
     }
     head = (head + 1) % capacity
     filled = min(filled + 1, capacity)
@@ -211,121 +288,254 @@ public struct FeatureExtractor {
 
   private mutating func computeRow() {
     var k = 0
-    for (wi, full) in windowSamples.enumerated() {
-      let n = min(full, filled)
-      // The last n values of every signal, oldest first.
-      // The ring holds the newest sample before `head`: the window is [head - n, head), in at most
-      // two pieces.
-      let first = (head - n + capacity) % capacity
-      let split = min(n, capacity - first)
-      let capacity = self.capacity
-      ring.withUnsafeBufferPointer { ring in
-        window.withUnsafeMutableBufferPointer { window in
-          for s in 0..<signalCount {
-            let from = ring.baseAddress! + s * capacity
-            let to = window.baseAddress! + s * capacity
-            to.update(from: from + first, count: split)
-            if split < n { (to + split).update(from: from, count: n - split) }
-          }
+    for wi in windowSamples.indices {
+      let n = min(windowSamples[wi], filled)
+      if hann[wi].count != n {
+        hann[wi] = (0..<n).map { j in n > 1 ? 0.5 - 0.5 * cos(2 * Double.pi * Double(j) / Double(n - 1)) : 1 }
+      }
+      // The last n values of every signal, oldest first: the newest sample is just before
+      // `head + capacity` in each signal's doubled stretch.
+      let first = head + capacity - n
+      for s in signedIndices { zeroCounts[s] = zeroCrossings(s * 2 * capacity + first, n) }
+      k = statistics(n: n, first: first, width: wi, from: k)
+      // The spectra, two signals to a transform.
+      var pending = -1
+      for s in 0..<signalCount where spectralSlots[s] >= 0 {
+        if pending < 0 {
+          pending = s
+        } else {
+          spectra(pending, s, n: n, width: wi)
+          pending = -1
         }
       }
-      for s in 0..<signalCount {
-        let missing = s >= 6 && !hasGyroscope
-        k = signalFeatures(
-          signal: s, offset: s * capacity, n: n, width: wi, transform: transforms[wi], into: k,
-          missing: missing)
-      }
-      k = jointFeatures(n: n, into: k)
+      if pending >= 0 { spectra(pending, nil, n: n, width: wi) }
+      k = jointFeatures(offset: first, n: n, into: k)
     }
     precondition(k == row.count)
   }
 
-  private mutating func signalFeatures(
-    signal s: Int, offset: Int, n: Int, width wi: Int, transform: RealFFT, into k: Int, missing: Bool
-  ) -> Int {
-    let signed = signedSignals[s]
-    let count = FeatureSpec.statistics.count + (signed ? 1 : 0) + 2 + spec.bands.count
-    if missing {
-      for j in 0..<count { row[k + j] = .nan }
-      return k + count
-    }
-    if hann[wi].count != n {
-      hann[wi] = (0..<n).map { j in n > 1 ? 0.5 - 0.5 * cos(2 * Double.pi * Double(j) / Double(n - 1)) : 1 }
-    }
+  /// Every signal's statistics over its window of the last n samples (from `first` in the
+  /// ring's stretches), into the row from `k`, leaving the tapered windows in `tapers` and where
+  /// their spectral features go in `spectralSlots`. Returns the next index.
+  private mutating func statistics(n: Int, first: Int, width wi: Int, from k: Int) -> Int {
+    var k = k
     let rate = spec.rateHz
-    let bands = bandBins[wi]
-    return window.withUnsafeBufferPointer { all in
-      let x = UnsafeBufferPointer(rebasing: all[offset..<(offset + n)])
-      return row.withUnsafeMutableBufferPointer { row in
-        taper.withUnsafeMutableBufferPointer { taper in
-          power.withUnsafeMutableBufferPointer { power in
-            hann[wi].withUnsafeBufferPointer { hann in
-              Self.features(
-                x, signed: signed, rate: rate, hann: hann, transform: transform, bands: bands, taper: taper,
-                power: power, row: row, at: k)
+    let capacity = self.capacity
+    let signalCount = self.signalCount
+    let gyroscopeMissing = !hasGyroscope
+    let perSignal = FeatureSpec.statistics.count
+    let spectral = 2 + spec.bands.count
+    var axisSlots = (0, 0, 0)
+    ring.withUnsafeBufferPointer { ring in
+      maxima.withUnsafeBufferPointer { maxima in
+        signedSignals.withUnsafeBufferPointer { signedSignals in
+          zeroCounts.withUnsafeBufferPointer { zeroCounts in
+            spectralSlots.withUnsafeMutableBufferPointer { slots in
+              row.withUnsafeMutableBufferPointer { row in
+                tapers.withUnsafeMutableBufferPointer { tapers in
+                  hann[wi].withUnsafeBufferPointer { hann in
+                    for s in 0..<signalCount {
+                      let signed = signedSignals[s]
+                      if s >= 6 && gyroscopeMissing {
+                        let count = perSignal + (signed ? 1 : 0) + spectral
+                        for j in 0..<count { row[k + j] = .nan }
+                        k += count
+                        slots[s] = -1
+                        continue
+                      }
+                      let offset = s * 2 * capacity + first
+                      if s == 0 {
+                        axisSlots.0 = k
+                      } else if s == 1 {
+                        axisSlots.1 = k
+                      } else if s == 2 {
+                        axisSlots.2 = k
+                      }
+                      k = Self.statistics(
+                        UnsafeBufferPointer(start: ring.baseAddress! + offset, count: n),
+                        maxima: maxima.baseAddress! + offset, signed: signed, zeroCrossings: zeroCounts[s],
+                        rate: rate, hann: hann, taper: tapers.baseAddress! + s * capacity, row: row, at: k)
+                      slots[s] = k
+                      k += spectral
+                    }
+                  }
+                }
+              }
             }
           }
         }
       }
     }
+    self.axisSlots = axisSlots
+    return k
   }
 
-  /// One signal's features over the window `x`, written into `row` from `k`; returns the next
-  /// index.
-  private static func features(
-    _ x: UnsafeBufferPointer<Double>, signed: Bool, rate: Double, hann: UnsafeBufferPointer<Double>,
-    transform: RealFFT, bands: [ClosedRange<Int>?], taper: UnsafeMutableBufferPointer<Double>,
-    power: UnsafeMutableBufferPointer<Double>, row: UnsafeMutableBufferPointer<Double>, at k: Int
+  /// How often `x[0..<n]` crosses `level` with hysteresis: a sample's side is -1 below
+  /// level - h, 1 above level + h, and 0 between (h = `crossingHysteresis`); the current side is
+  /// the last nonzero one, and a crossing is the current side turning into its opposite.
+  ///
+  /// Computed 64 samples at a time on bit masks, without a branch or a chain through every
+  /// sample: P marks the samples above, M those below. The current side is "above" (F) from each
+  /// P through the samples that are not M, a fill done by an addition's carries
+  /// (F = (Z & ~(Z + P)) | P with Z = ~M); a crossing is a change of F at a marked sample after
+  /// the window's first marked sample.
+  static func crossings(_ x: UnsafePointer<Double>, n: Int, level: Double) -> Int {
+    let h = crossingHysteresis
+    let weights = SIMD4<Int64>(1, 2, 4, 8)
+    var count = 0
+    var carry: UInt64 = 0
+    var previousF: UInt64 = 0
+    var seen = false
+    var start = 0
+    while start < n {
+      let end = min(n, start + 64)
+      var above: UInt64 = 0
+      var below: UInt64 = 0
+      var j = start
+      while j + 4 <= end {
+        let d = load4(x + j) - level
+        // A comparison's lanes are -1 where true: with the weights, four bits.
+        let up = (unsafeBitCast(d .> h, to: SIMD4<Int64>.self) & weights).wrappedSum()
+        let down = (unsafeBitCast(d .< -h, to: SIMD4<Int64>.self) & weights).wrappedSum()
+        above |= UInt64(truncatingIfNeeded: up) << UInt64(j - start)
+        below |= UInt64(truncatingIfNeeded: down) << UInt64(j - start)
+        j += 4
+      }
+      while j < end {
+        let d = x[j] - level
+        above |= (d > h ? 1 : 0) << UInt64(j - start)
+        below |= (d < -h ? 1 : 0) << UInt64(j - start)
+        j += 1
+      }
+      let z = ~below
+      let (partial, o1) = z.addingReportingOverflow(above)
+      let (sum, o2) = partial.addingReportingOverflow(carry)
+      carry = o1 || o2 ? 1 : 0
+      let f = (z & ~sum) | above
+      let changes = f ^ ((f << 1) | previousF)
+      let marked = above | below
+      // Samples after the window's first marked one.
+      let after: UInt64
+      if seen {
+        after = ~0
+      } else {
+        let lowest = marked & (0 &- marked)
+        after = lowest == 0 ? 0 : ~((lowest << 1) &- 1)
+      }
+      count += (changes & marked & after).nonzeroBitCount
+      previousF = f >> 63
+      seen = seen || marked != 0
+      start = end
+    }
+    return count
+  }
+
+  /// The zero crossings in the window of n samples from `offset`: the turns after its first
+  /// sample off zero (before that, the window knows no side to turn from).
+  private func zeroCrossings(_ offset: Int, _ n: Int) -> Int {
+    let last = offset + n - 1
+    guard turns[last] != turns[offset] else { return 0 }
+    var first = offset
+    while sides[first] == 0 { first += 1 }
+    return turns[last] - turns[first]
+  }
+
+  /// The spectral features of signals `a` and `b` (if any), from their tapered windows.
+  private mutating func spectra(_ a: Int, _ b: Int?, n: Int, width wi: Int) {
+    let transform = transforms[wi]
+    let bins = transform.binCount
+    let resolution = spec.rateHz / Double(transform.size)
+    let bands = bandBins[wi]
+    let capacity = self.capacity
+    let slots = (spectralSlots[a], b.map { spectralSlots[$0] })
+    tapers.withUnsafeBufferPointer { tapers in
+      powers.withUnsafeMutableBufferPointer { powers in
+        row.withUnsafeMutableBufferPointer { row in
+          transform.powers(
+            tapers.baseAddress! + a * capacity, b.map { tapers.baseAddress! + $0 * capacity }, count: n,
+            into: powers.baseAddress!)
+          Self.spectralFeatures(
+            powers.baseAddress!, bins: bins, resolution: resolution, bands: bands, row: row, at: slots.0,
+            slots.1)
+        }
+      }
+    }
+  }
+
+  /// One signal's statistics over the window `x`, written into `row` from `k`, and the window
+  /// mean-removed and tapered into `taper`; returns the next index.
+  private static func statistics(
+    _ x: UnsafeBufferPointer<Double>, maxima: UnsafePointer<Double>, signed: Bool, zeroCrossings: Int,
+    rate: Double, hann: UnsafeBufferPointer<Double>,
+    taper: UnsafeMutablePointer<Double>, row: UnsafeMutableBufferPointer<Double>, at k: Int
   ) -> Int {
     var k = k
     let n = x.count
     let seconds = Double(n) / rate
-    var sum = 0.0
-    var squares = 0.0
-    var low = Double.infinity
-    var high = -Double.infinity
-    for v in x {
-      sum += v
-      squares += v * v
-      low = min(low, v)
-      high = max(high, v)
+    let base = x.baseAddress!
+    // Sums run in four interleaved lanes (lane i takes j = i mod 4; the lanes are added as
+    // (0 + 1) + (2 + 3) at the end): a fixed order, so the same window always gives the same
+    // value, with a quarter of the additions waiting on each other that one running sum has.
+    var sums = SIMD4<Double>()
+    var squareSums = SIMD4<Double>()
+    var lows = SIMD4<Double>(repeating: .infinity)
+    var highs = SIMD4<Double>(repeating: -.infinity)
+    let whole = n & ~3
+    for j in stride(from: 0, to: whole, by: 4) {
+      let v = load4(base + j)
+      sums += v
+      squareSums += v * v
+      lows = lows.replacing(with: v, where: v .< lows)
+      highs = highs.replacing(with: v, where: v .> highs)
     }
+    for j in whole..<n {
+      let v = base[j]
+      sums[j - whole] += v
+      squareSums[j - whole] += v * v
+      lows[j - whole] = min(lows[j - whole], v)
+      highs[j - whole] = max(highs[j - whole], v)
+    }
+    let low = -laneMax(-lows)
+    let high = laneMax(highs)
+    let sum = laneTotal(sums)
+    let squares = laneTotal(squareSums)
     let mean = sum / Double(n)
-    // One pass for the moments, the crossings of the mean and of zero, and the taper; the peaks
-    // need the deviation, a second.
-    var m2 = 0.0
-    var m3 = 0.0
-    let h = crossingHysteresis
-    var meanSide = 0
-    var meanCrossings = 0
-    var zeroSide = 0
-    var zeroCrossings = 0
-    for j in 0..<n {
-      let v = x[j]
-      let d = v - mean
-      m2 += d * d
-      m3 += d * d * d
-      let m = d > h ? 1 : (d < -h ? -1 : 0)
-      if m != 0 {
-        if meanSide != 0, m != meanSide { meanCrossings += 1 }
-        meanSide = m
-      }
-      let z = v > h ? 1 : (v < -h ? -1 : 0)
-      if z != 0 {
-        if zeroSide != 0, z != zeroSide { zeroCrossings += 1 }
-        zeroSide = z
-      }
-      taper[j] = hann[j] * d
+    // The central moments and the taper, in lanes likewise.
+    var m2s = SIMD4<Double>()
+    var m3s = SIMD4<Double>()
+    for j in stride(from: 0, to: whole, by: 4) {
+      let d = load4(base + j) - mean
+      store4(load4(hann.baseAddress! + j) * d, taper + j)
+      let d2 = d * d
+      m2s += d2
+      m3s += d2 * d
     }
+    for j in whole..<n {
+      let d = base[j] - mean
+      taper[j] = hann[j] * d
+      m2s[j - whole] += d * d
+      m3s[j - whole] += d * d * d
+    }
+    let m2 = laneTotal(m2s)
+    let m3 = laneTotal(m3s)
+    let meanCrossings = crossings(base, n: n, level: mean)
     let variance = m2 / Double(n)
     let sd = variance.squareRoot()
     let skewness = variance > 1e-12 ? (m3 / Double(n)) / (variance * sd) : 0
+    // Peaks: local maxima above mean + sd / 2, the window's ends excluded.
     var peaks = 0
     if n >= 3 {
       let floor = mean + 0.5 * sd
-      for j in 1..<(n - 1) {
-        let v = x[j]
-        if v > floor, v > x[j - 1], v >= x[j + 1] { peaks += 1 }
+      var counts = SIMD4<Int64>()
+      var j = 1
+      while j + 4 <= n - 1 {
+        counts &-= unsafeBitCast(load4(maxima + j) .> floor, to: SIMD4<Int64>.self)
+        j += 4
+      }
+      peaks = Int(counts.wrappedSum())
+      while j < n - 1 {
+        peaks &+= maxima[j] > floor ? 1 : 0
+        j += 1
       }
     }
     row[k] = mean
@@ -342,66 +552,159 @@ public struct FeatureExtractor {
       row[k] = Double(zeroCrossings) / seconds
       k += 1
     }
-    // The spectrum of the Hann-tapered, mean-removed window, zero-padded.
-    let size = transform.size
-    for j in n..<size { taper[j] = 0 }
-    transform.power(UnsafeBufferPointer(rebasing: taper[0..<size]), into: power)
-    let bins = size / 2 + 1
-    power[0] = 0
-    var total = 0.0
-    for bin in 0..<bins { total += power[bin] }
-    let resolution = rate / Double(size)
-    if total > 1e-18 {
-      var best = 1
-      for bin in 1..<bins where power[bin] > power[best] { best = bin }
-      row[k] = Double(best) * resolution
-      row[k + 1] = power[best] / total
-      for (b, range) in bands.enumerated() {
-        var share = 0.0
-        if let range { for bin in range { share += power[bin] } }
-        row[k + 2 + b] = share / total
-      }
-    } else {
-      for j in 0..<(2 + bands.count) { row[k + j] = 0 }
+    return k
+  }
+
+  /// The dominant frequency, its share and the bands' shares of two interleaved power spectra
+  /// (of Hann-tapered, mean-removed windows, zero-padded; see `RealFFTPair`), into `row` from
+  /// `k` and from `l` (if any).
+  private static func spectralFeatures(
+    _ powers: UnsafeMutablePointer<Double>, bins: Int, resolution: Double, bands: [ClosedRange<Int>?],
+    row: UnsafeMutableBufferPointer<Double>, at k: Int, _ l: Int?
+  ) {
+    // DC aside (zeroed), the totals and the first bin holding the largest power, in lanes of
+    // (a[j], b[j], a[j + 1], b[j + 1]): each lane keeps its largest and where it first was, then
+    // the lanes compare (a running "larger than the best so far" branches unpredictably).
+    powers[0] = 0
+    powers[1] = 0
+    var totals = SIMD4<Double>()
+    var highs = SIMD4<Double>(repeating: -1)
+    var at = SIMD4<Int64>()
+    var index = SIMD4<Int64>(0, 0, 1, 1)
+    let wholeBins = bins & ~1
+    for bin in stride(from: 0, to: wholeBins, by: 2) {
+      let v = load4(powers + 2 * bin)
+      totals += v
+      let larger = v .> highs
+      highs.replace(with: v, where: larger)
+      at.replace(with: index, where: larger)
+      index &+= 2
     }
-    return k + 2 + bands.count
+    var total = (totals[0] + totals[2], totals[1] + totals[3])
+    func first(_ i: Int, _ j: Int) -> (Double, Int) {
+      if highs[i] != highs[j] { return highs[i] > highs[j] ? (highs[i], Int(at[i])) : (highs[j], Int(at[j])) }
+      return (highs[i], Int(min(at[i], at[j])))
+    }
+    var best = (first(0, 2), first(1, 3))
+    if wholeBins < bins {
+      let last = wholeBins
+      total.0 += powers[2 * last]
+      total.1 += powers[2 * last + 1]
+      if powers[2 * last] > best.0.0 { best.0 = (powers[2 * last], last) }
+      if powers[2 * last + 1] > best.1.0 { best.1 = (powers[2 * last + 1], last) }
+    }
+    // The bands: sums over bins lo...hi of both spectra, two bins at a time.
+    func bandSums(_ range: ClosedRange<Int>) -> (Double, Double) {
+      var sums = SIMD4<Double>()
+      var bin = range.lowerBound
+      while bin < range.upperBound {
+        sums += load4(powers + 2 * bin)
+        bin += 2
+      }
+      if bin == range.upperBound {
+        sums[0] += powers[2 * bin]
+        sums[1] += powers[2 * bin + 1]
+      }
+      return (sums[0] + sums[2], sums[1] + sums[3])
+    }
+    func write(_ k: Int, total: Double, best: (Double, Int)) {
+      guard total > 1e-18 else {
+        for j in 0..<(2 + bands.count) { row[k + j] = 0 }
+        return
+      }
+      row[k] = Double(best.1) * resolution
+      row[k + 1] = best.0 / total
+    }
+    write(k, total: total.0, best: best.0)
+    if let l { write(l, total: total.1, best: best.1) }
+    for (b, range) in bands.enumerated() {
+      let sums = range.map(bandSums) ?? (0, 0)
+      if total.0 > 1e-18 { row[k + 2 + b] = sums.0 / total.0 }
+      if let l, total.1 > 1e-18 { row[l + 2 + b] = sums.1 / total.1 }
+    }
   }
 
   /// Correlations between the device axes of u, and how much of u lies along one axis.
-  private mutating func jointFeatures(n: Int, into k: Int) -> Int {
-    var mean = (0.0, 0.0, 0.0)
-    for j in 0..<n {
-      mean.0 += window[j]
-      mean.1 += window[capacity + j]
-      mean.2 += window[2 * capacity + j]
+  private mutating func jointFeatures(offset: Int, n: Int, into k: Int) -> Int {
+    let stride = 2 * capacity
+    let slots = axisSlots
+    return ring.withUnsafeBufferPointer { ring in
+      row.withUnsafeMutableBufferPointer { row in
+        let base = ring.baseAddress! + offset
+        // The axes' means and variances are their statistics' own.
+        let mean = (row[slots.0], row[slots.1], row[slots.2])
+        let variance = (row[slots.0 + 1], row[slots.1 + 1], row[slots.2 + 1])
+        return Self.jointFeatures(
+          x: base, y: base + stride, z: base + 2 * stride, n: n, mean: mean, variance: variance, row: row,
+          at: k)
+      }
     }
+  }
+
+  private static func jointFeatures(
+    x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>, n: Int,
+    mean: (Double, Double, Double), variance: (Double, Double, Double),
+    row: UnsafeMutableBufferPointer<Double>,
+    at k: Int
+  ) -> Int {
     let count = Double(n)
-    mean = (mean.0 / count, mean.1 / count, mean.2 / count)
-    var c = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  // xx, yy, zz, xy, xz, yz
-    for j in 0..<n {
-      let dx = window[j] - mean.0
-      let dy = window[capacity + j] - mean.1
-      let dz = window[2 * capacity + j] - mean.2
-      c.0 += dx * dx
-      c.1 += dy * dy
-      c.2 += dz * dz
-      c.3 += dx * dy
-      c.4 += dx * dz
-      c.5 += dy * dz
+    let whole = n & ~3
+    var xy = SIMD4<Double>()
+    var xz = SIMD4<Double>()
+    var yz = SIMD4<Double>()
+    for j in stride(from: 0, to: whole, by: 4) {
+      let dx = load4(x + j) - mean.0
+      let dy = load4(y + j) - mean.1
+      let dz = load4(z + j) - mean.2
+      xy += dx * dy
+      xz += dx * dz
+      yz += dy * dz
     }
-    c = (c.0 / count, c.1 / count, c.2 / count, c.3 / count, c.4 / count, c.5 / count)
+    for j in whole..<n {
+      let dx = x[j] - mean.0
+      let dy = y[j] - mean.1
+      let dz = z[j] - mean.2
+      xy[j - whole] += dx * dy
+      xz[j - whole] += dx * dz
+      yz[j - whole] += dy * dz
+    }
+    let c = (
+      variance.0, variance.1, variance.2, laneTotal(xy) / count, laneTotal(xz) / count, laneTotal(yz) / count
+    )
     func correlation(_ cov: Double, _ a: Double, _ b: Double) -> Double {
       a > 1e-12 && b > 1e-12 ? max(-1, min(1, cov / (a * b).squareRoot())) : 0
     }
     row[k] = correlation(c.3, c.0, c.1)
     row[k + 1] = correlation(c.4, c.0, c.2)
     row[k + 2] = correlation(c.5, c.1, c.2)
-    let largest = Self.largestEigenvalue(c)
+    let largest = largestEigenvalue(c)
     let trace = c.0 + c.1 + c.2
     row[k + 3] = trace > 1e-12 ? min(1, largest / trace) : 1.0 / 3
     row[k + 4] = max(0, largest).squareRoot()
     return k + 5
   }
+
+  @inline(__always)
+  static func load4(_ p: UnsafePointer<Double>) -> SIMD4<Double> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Double>.self)
+  }
+
+  @inline(__always)
+  static func store4(_ v: SIMD4<Double>, _ p: UnsafeMutablePointer<Double>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Double>.self)
+  }
+
+  /// The largest of four lanes (none NaN).
+  @inline(__always)
+  static func laneMax(_ v: SIMD4<Double>) -> Double {
+    let a = v[0] > v[1] ? v[0] : v[1]
+    let b = v[2] > v[3] ? v[2] : v[3]
+    return a > b ? a : b
+  }
+
+  /// Four lanes' sums added in the fixed order (0 + 1) + (2 + 3).
+  @inline(__always)
+  static func laneTotal(_ v: SIMD4<Double>) -> Double { (v[0] + v[1]) + (v[2] + v[3]) }
 
   /// The largest eigenvalue of a symmetric 3x3 matrix (xx, yy, zz, xy, xz, yz), by the
   /// trigonometric solution of its characteristic polynomial.

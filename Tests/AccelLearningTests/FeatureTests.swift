@@ -1,4 +1,5 @@
 import AccelCore
+import AccelSpectral
 import TestSupport
 import Testing
 
@@ -195,5 +196,186 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     c.on = 0.3
     c.off = 0.5
     #expect(throws: AccelError.self) { try c.validate(owner: "model") }
+  }
+}
+
+/// Every feature of a row computed literally from its window, as docs/LEARNING.md defines it:
+/// the extractor's faster arithmetic (lanes, bit masks, counts kept as samples arrive, two
+/// spectra to a transform) must agree with it.
+@Suite struct FeatureDefinitionTests {
+  /// Crossings of `level` with hysteresis h, one sample at a time.
+  static func crossings(_ x: [Double], _ level: Double) -> Int {
+    let h = FeatureExtractor.crossingHysteresis
+    var side = 0
+    var count = 0
+    for v in x {
+      let d = v - level
+      let now = d > h ? 1 : (d < -h ? -1 : 0)
+      if now != 0 {
+        if side != 0 && now != side { count += 1 }
+        side = now
+      }
+    }
+    return count
+  }
+
+  /// One signal's features over its window `x` of a width of `full` samples.
+  static func features(_ x: [Double], full: Int, signed: Bool, spec: FeatureSpec) -> [Double] {
+    let n = Double(x.count)
+    let seconds = n / spec.rateHz
+    var sum = 0.0
+    var squares = 0.0
+    for v in x {
+      sum += v
+      squares += v * v
+    }
+    let mean = sum / n
+    var m2 = 0.0
+    var m3 = 0.0
+    for v in x {
+      let d = v - mean
+      m2 += d * d
+      m3 += d * d * d
+    }
+    let variance = m2 / n
+    let sd = variance.squareRoot()
+    var peaks = 0
+    if x.count >= 3 {
+      for j in 1..<(x.count - 1) {
+        let v = x[j]
+        if v > mean + 0.5 * sd && v > x[j - 1] && v >= x[j + 1] { peaks += 1 }
+      }
+    }
+    let low = x.min()!
+    let high = x.max()!
+    let skewness = variance > 1e-12 ? (m3 / n) / (variance * sd) : 0
+    let meanRate = Double(crossings(x, mean)) / seconds
+    let peakRate = Double(peaks) / seconds
+    var out: [Double] = [mean, variance, low, high, high - low, squares / n, meanRate, peakRate, skewness]
+    if signed { out.append(Double(crossings(x, 0)) / seconds) }
+    // The spectrum of the Hann-tapered, mean-removed window, zero-padded to a power of two of at
+    // least twice the width (a young window is shorter); DC left out.
+    var size = 1
+    while size < 2 * full { size *= 2 }
+    let m = x.count
+    var taper = [Double](repeating: 0, count: size)
+    for j in 0..<m {
+      let hann = m > 1 ? 0.5 - 0.5 * cos(2 * Double.pi * Double(j) / Double(m - 1)) : 1
+      taper[j] = hann * (x[j] - mean)
+    }
+    var power: [Double] = RealFFT(size: size).transform(taper).map { $0.re * $0.re + $0.im * $0.im }
+    power[0] = 0
+    var total = 0.0
+    var best = 1
+    for k in power.indices {
+      total += power[k]
+      if k >= 1 && power[k] > power[best] { best = k }
+    }
+    let resolution = spec.rateHz / Double(size)
+    guard total > 1e-18 else { return out + [Double](repeating: 0, count: 2 + spec.bands.count) }
+    out += [Double(best) * resolution, power[best] / total]
+    for band in spec.bands {
+      var share = 0.0
+      for k in 1..<power.count {
+        let f = Double(k) * resolution
+        if f >= band.low && f < band.high { share += power[k] }
+      }
+      out.append(share / total)
+    }
+    return out
+  }
+
+  static func joint(_ x: [Double], _ y: [Double], _ z: [Double]) -> [Double] {
+    let n = Double(x.count)
+    let mx = x.reduce(0, +) / n
+    let my = y.reduce(0, +) / n
+    let mz = z.reduce(0, +) / n
+    func cov(_ a: [Double], _ ma: Double, _ b: [Double], _ mb: Double) -> Double {
+      zip(a, b).map { ($0 - ma) * ($1 - mb) }.reduce(0, +) / n
+    }
+    let c = (
+      cov(x, mx, x, mx), cov(y, my, y, my), cov(z, mz, z, mz), cov(x, mx, y, my), cov(x, mx, z, mz),
+      cov(y, my, z, mz)
+    )
+    func correlation(_ v: Double, _ a: Double, _ b: Double) -> Double {
+      a > 1e-12 && b > 1e-12 ? max(-1, min(1, v / (a * b).squareRoot())) : 0
+    }
+    let largest = FeatureExtractor.largestEigenvalue(c)
+    let trace = c.0 + c.1 + c.2
+    return [
+      correlation(c.3, c.0, c.1), correlation(c.4, c.0, c.2), correlation(c.5, c.1, c.2),
+      trace > 1e-12 ? min(1, largest / trace) : 1.0 / 3, max(0, largest).squareRoot(),
+    ]
+  }
+
+  /// A noisy trace (with a quiet stretch, a gap and a gyroscope) fed one sample at a time; after
+  /// each row, the row against the literal computation over the extractor's own windows.
+  @Test func everyRowMatchesTheDefinitions() throws {
+    var spec = FeatureSpec()
+    spec.gyroscope = true
+    var random = SeededRandom(seed: 7)
+    var block = makeTrace(seconds: 14, rate: 97, jitter: 0.2, gyro: true) { t in
+      t > 6 && t < 8 ? 0.005 * sin(40 * t) : 0.7 * sin(2 * .pi * 3.3 * t) + 0.4 * sin(2 * .pi * 7 * t)
+    }
+    block.x = block.x.map { $0 + 0.05 * Double.random(in: -1...1, using: &random) }
+    var later = makeTrace(seconds: 6, rate: 97, gyro: true) { 0.5 * sin(2 * .pi * 5 * $0) }
+    later.t = later.t.map { $0 + 20 }
+    block.append(contentsOf: later)
+    var extractor = try FeatureExtractor(spec: spec)
+    let signals = spec.signals
+    let widths = spec.windowSamples
+    var checked = 0
+    for i in 0..<block.count {
+      var produced: [Double]?
+      extractor.process(block.slice(i..<(i + 1))) { _, _, values in produced = Array(values) }
+      guard let row = produced else { continue }
+      var expected: [Double] = []
+      for width in widths {
+        let n = min(width, extractor.segmentSamples)
+        for (s, signal) in signals.enumerated() {
+          expected += Self.features(
+            extractor.recent(signal: s, count: n), full: width,
+            signed: FeatureSpec.signedSignals.contains(signal),
+            spec: spec)
+        }
+        expected += Self.joint(
+          extractor.recent(signal: 0, count: n), extractor.recent(signal: 1, count: n),
+          extractor.recent(signal: 2, count: n))
+      }
+      #expect(expected.count == row.count)
+      for (k, (a, b)) in zip(row, expected).enumerated() {
+        let close = abs(a - b) <= 1e-9 * max(1, abs(b))
+        #expect(close, "row \(checked) \(spec.names[k]): \(a) against \(b)")
+        if !close { return }
+      }
+      checked += 1
+    }
+    #expect(checked > 150)
+  }
+
+  /// The bit-mask crossings against the one-sample-at-a-time count: random levels and lengths
+  /// across the 64-sample words, values on the hysteresis' edges.
+  @Test func crossingsMatchTheStateMachine() {
+    var random = SeededRandom(seed: 3)
+    let h = FeatureExtractor.crossingHysteresis
+    for n in [1, 2, 3, 4, 5, 63, 64, 65, 127, 128, 129, 200, 250] {
+      for _ in 0..<40 {
+        let spread = [0.01, 0.03, 0.5].randomElement(using: &random)!
+        let x = (0..<n).map { _ -> Double in
+          switch Int.random(in: 0..<6, using: &random) {
+          case 0: return h
+          case 1: return -h
+          case 2: return 0
+          default: return Double.random(in: -spread...spread, using: &random)
+          }
+        }
+        for level in [0, 0.004, -0.01] {
+          let fast = x.withUnsafeBufferPointer {
+            FeatureExtractor.crossings($0.baseAddress!, n: n, level: level)
+          }
+          #expect(fast == Self.crossings(x, level), "n \(n) level \(level)")
+        }
+      }
+    }
   }
 }
