@@ -168,8 +168,9 @@ def python_process(code):
     return [sys.executable, "-c", "import sys\n" + code]
 
 
-# Peers too slow to run more than once per measurement (pure Python loops over every sample).
-SLOW_PEERS = ("ahrs.filters.Madgwick",)
+# Peers too slow to run more than once per measurement (pure Python loops over every sample, or
+# minutes of array work at 10^7 rows).
+SLOW_PEERS = ("ahrs.filters.Madgwick", "numpy/scipy window features")
 
 IMU_LOAD = (
     "import numpy as np\n#--\n"
@@ -288,6 +289,11 @@ def tasks(accelkit, csv_path, npy_path):
                 "result = rule(a['t'], a['x'], a['y'], a['z'])\n" % (os.path.join(ROOT, "benchmarks", "peers"), fn))),
         ], npy_path) for rule, fn in (("three-peak", "three_peak"), ("angular-change", "angular_change"), ("seismic", "seismic"))
     ] + [
+        ("detect-shakes learned-shake (from NPY)", [accelkit, "detect-shakes", npy_path, "-o", null], [
+            ("numpy/scipy window features + xgboost (whole process)", [
+                sys.executable, os.path.join(ROOT, "benchmarks", "peers", "learned_shake.py"),
+                "--events", os.path.join(WORK, "learned_py.csv")]),
+        ], npy_path),
         ("detect-shakes three-peak (from CSV)", [accelkit, "detect-shakes", "--rule", "three-peak", csv_path, "-o", null], [
             ("pandas.read_csv + numpy/scipy + Python state machine", python_task(
                 "import numpy as np, pandas as pd\nsys.path.insert(0, %r)\nfrom shake_rules import three_peak\n#--\n"
@@ -373,6 +379,27 @@ def check_windows():
         scale = np.maximum(np.abs(ours), 1e-9 * np.nanmax(np.abs(ours), axis=0))
         worst = np.nanmax(np.abs(theirs - ours) / scale)
         print("windows: accelkit and %s agree to %.1e (relative)" % (name, worst))
+
+
+def check_learned(accelkit, npy_path):
+    """accelkit's learned-shake events against the numpy/xgboost peer's (its last run's file): the
+    same events, and the largest difference of their times."""
+    ours_path = os.path.join(WORK, "learned.csv")
+    theirs_path = os.path.join(WORK, "learned_py.csv")
+    if not os.path.exists(theirs_path):
+        return
+    subprocess.check_call([accelkit, "detect-shakes", npy_path, "-o", ours_path])
+    with open(ours_path) as f:
+        ours = list(csv.DictReader(f))
+    with open(theirs_path) as f:
+        theirs = list(csv.DictReader(f))
+    if len(ours) != len(theirs):
+        print("learned-shake: accelkit %d events, the peer %d" % (len(ours), len(theirs)))
+        return
+    worst = max([abs(float(a[k]) - float(b[k])) for a, b in zip(ours, theirs) for k in ("start", "end", "reported")],
+                default=0.0)
+    print("learned-shake: accelkit and the numpy/xgboost peer find the same %d events (times within %.1e s)" % (
+        len(ours), worst))
 
 
 def machine():
@@ -472,6 +499,8 @@ def main():
             task, r["accelkit_mb_per_s"], 100 * r["accelkit_mb_per_s"] / cat_mbs, 100 * r["accelkit_mb_per_s"] / copy_mbs))
     if any(r["task"].startswith("windowed statistics") for r in results):
         check_windows()
+    if any(r["task"].startswith("detect-shakes learned-shake") for r in results):
+        check_learned(accelkit, npy_path)
     for r in results:
         if r["task"] in ("load CSV", "load NPY") and r["peer"] in ("pandas.read_csv (C engine)", "numpy.load"):
             print("%s: accelkit reaches %.1f%% of cat, %.1f%% of a memory copy" % (

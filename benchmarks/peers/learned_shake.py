@@ -1,0 +1,221 @@
+"""accelkit's learned-shake detector written with numpy, scipy and Python's xgboost: the benchmark's
+peer for `accelkit detect-shakes` (the built-in model), and an independent reading of the window
+features' definitions in docs/LEARNING.md.
+
+    python3 learned_shake.py [--model MODEL_DIR] [--events EVENTS.csv] TRACE.npy
+
+reads a structured NPY with t, x, y, z (g), computes the model's features (models/shake by default) on its grid with array
+operations (chunks of rows, so that memory stays bounded), predicts with xgboost and decodes the
+probabilities with the model's hysteresis, and writes start,end,reported,peak,status rows.
+Traces with gaps longer than a second are not handled (the benchmark's have none)."""
+import json
+import os
+import sys
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+from scipy import signal
+
+HYSTERESIS = 0.02
+SIGNED = {"x", "y", "z", "vert"}
+
+
+def grid_signals(t, x, y, z, spec):
+    """The six signals on the spec's grid: user acceleration per axis, its norm, and its parts
+    along and across gravity (two cascaded one-pole low-passes, started at the first sample)."""
+    step = 1.0 / spec["rate_hz"]
+    n = int(np.floor((t[-1] - t[0]) / step)) + 1
+    g = t[0] + np.arange(n) * step
+    g = g[g <= t[-1]]
+    a = [np.interp(g, t, v) for v in (x, y, z)]
+    alpha = 1 - np.exp(-step / spec["gravity_tau_s"])
+    b, c = [alpha], [1.0, alpha - 1.0]
+    gravity = []
+    for v in a:
+        g1 = signal.lfilter(b, c, v, zi=signal.lfilter_zi(b, c) * v[0])[0]
+        gravity.append(signal.lfilter(b, c, g1, zi=signal.lfilter_zi(b, c) * g1[0])[0])
+    u = [v - gv for v, gv in zip(a, gravity)]
+    gn = np.sqrt(gravity[0] ** 2 + gravity[1] ** 2 + gravity[2] ** 2)
+    norm = np.sqrt(u[0] ** 2 + u[1] ** 2 + u[2] ** 2)
+    safe = np.where(gn > 1e-9, gn, 1.0)
+    vert = np.where(gn > 1e-9, (u[0] * gravity[0] + u[1] * gravity[1] + u[2] * gravity[2]) / safe, 0.0)
+    horiz = np.where(gn > 1e-9, np.sqrt(np.maximum(0, norm ** 2 - vert ** 2)), norm)
+    return g, {"x": u[0], "y": u[1], "z": u[2], "norm": norm, "vert": vert, "horiz": horiz}
+
+
+def crossings(w, level):
+    """Crossings of `level` (one per row of w) with hysteresis: the last side off the band turning
+    into its opposite."""
+    d = w - level[:, None]
+    side = (d > HYSTERESIS).astype(np.int8) - (d < -HYSTERESIS).astype(np.int8)
+    columns = np.arange(w.shape[1])
+    last = np.maximum.accumulate(np.where(side != 0, columns, -1), axis=1)
+    held = np.where(last >= 0, np.take_along_axis(side, np.maximum(last, 0), axis=1), 0)
+    return np.count_nonzero(held[:, 1:] * held[:, :-1] == -1, axis=1)
+
+
+def window_features(w, full, signed, spec):
+    """One signal's features over windows w (rows x n samples) of a width of `full` samples."""
+    n = w.shape[1]
+    seconds = n / spec["rate_hz"]
+    mean = w.mean(axis=1)
+    d = w - mean[:, None]
+    variance = (d * d).mean(axis=1)
+    sd = np.sqrt(variance)
+    m3 = (d * d * d).mean(axis=1)
+    low, high = w.min(axis=1), w.max(axis=1)
+    interior = w[:, 1:-1]
+    peaks = np.count_nonzero((interior > (mean + 0.5 * sd)[:, None]) & (interior > w[:, :-2]) & (interior >= w[:, 2:]),
+                             axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        skewness = np.where(variance > 1e-12, m3 / (variance * sd), 0.0)
+    out = [mean, variance, low, high, high - low, (w * w).mean(axis=1), crossings(w, mean) / seconds,
+           peaks / seconds, skewness]
+    if signed:
+        out.append(crossings(w, np.zeros(len(w))) / seconds)
+    size = 1
+    while size < 2 * full:
+        size *= 2
+    hann = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / (n - 1)) if n > 1 else np.ones(1)
+    power = np.abs(np.fft.rfft(hann * d, n=size, axis=1)) ** 2
+    power[:, 0] = 0
+    total = power.sum(axis=1)
+    resolution = spec["rate_hz"] / size
+    best = 1 + np.argmax(power[:, 1:], axis=1)
+    ok = total > 1e-18
+    safe = np.where(ok, total, 1.0)
+    out.append(np.where(ok, best * resolution, 0.0))
+    out.append(np.where(ok, power[np.arange(len(w)), best] / safe, 0.0))
+    frequencies = np.arange(power.shape[1]) * resolution
+    for low_hz, high_hz in spec["bands_hz"]:
+        band = (frequencies >= low_hz) & (frequencies < high_hz)
+        band[0] = False
+        out.append(np.where(ok, power[:, band].sum(axis=1) / safe, 0.0))
+    return out
+
+
+def joint_features(x, y, z):
+    """Correlations between the axes, linearity and the principal axis' size, per row."""
+    d = [v - v.mean(axis=1)[:, None] for v in (x, y, z)]
+    c = np.empty((len(x), 3, 3))
+    for i in range(3):
+        for j in range(3):
+            c[:, i, j] = (d[i] * d[j]).mean(axis=1)
+
+    def correlation(i, j):
+        a, b = c[:, i, i], c[:, j, j]
+        ok = (a > 1e-12) & (b > 1e-12)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(ok, np.clip(c[:, i, j] / np.sqrt(a * b), -1, 1), 0.0)
+
+    largest = np.linalg.eigvalsh(c)[:, -1]
+    trace = c[:, 0, 0] + c[:, 1, 1] + c[:, 2, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        linearity = np.where(trace > 1e-12, np.minimum(1, largest / trace), 1 / 3)
+    return [correlation(0, 1), correlation(0, 2), correlation(1, 2), linearity, np.sqrt(np.maximum(0, largest))]
+
+
+def features(t, x, y, z, spec, chunk=20000):
+    """(row end times, feature matrix in the spec's name order)."""
+    rate = spec["rate_hz"]
+    widths = [int(round(w * rate)) for w in spec["widths_s"]]
+    hop = int(round(spec["hop_s"] * rate))
+    grid, signals = grid_signals(t, x, y, z, spec)
+    shortest, capacity = min(widths), max(widths)
+    ends = np.arange(shortest - 1, len(grid), hop)
+    names = ["x", "y", "z", "norm", "vert", "horiz"]
+    blocks = []
+    for lo in range(0, len(ends), chunk):
+        rows = ends[lo:lo + chunk]
+        columns = []
+        for width in widths:
+            # Windows of n = min(width, samples so far): rows with the same n together.
+            counts = np.minimum(width, np.minimum(rows + 1, capacity))
+            per_width = [None] * len(rows)
+            for n in np.unique(counts):
+                chosen = np.nonzero(counts == n)[0]
+                starts = rows[chosen] - n + 1
+                views = {s: sliding_window_view(signals[s], n)[starts] for s in names}
+                parts = []
+                for s in names:
+                    parts += window_features(views[s], width, s in SIGNED, spec)
+                parts += joint_features(views["x"], views["y"], views["z"])
+                block = np.stack(parts, axis=1)
+                for k, i in enumerate(chosen):
+                    per_width[i] = block[k]
+            columns.append(np.stack(per_width))
+        blocks.append(np.concatenate(columns, axis=1))
+    return grid[ends], np.concatenate(blocks)
+
+
+def decode(ends, p, decoding, half_width):
+    """The model's hysteresis, merge gap and durations, as accelkit's ProbabilityDecoder."""
+    on, off = decoding["on"], decoding["off"]
+    shortest, longest, gap = decoding["min_duration_s"], decoding["max_duration_s"], decoding["merge_gap_s"]
+    events = []
+    open_event = pending = None
+
+    def release():
+        nonlocal pending
+        event, pending = pending, None
+        if event is None or event["reported"] is None or event["end"] - event["start"] < shortest:
+            return
+        event["status"] = "cancelled" if event["end"] - event["start"] > longest else "ended"
+        events.append(event)
+
+    def note(end):
+        if open_event["reported"] is None and open_event["end"] - open_event["start"] >= shortest:
+            open_event["reported"] = end
+
+    for end, probability in zip(ends, p):
+        center = end - half_width
+        if open_event is not None:
+            if probability >= off:
+                open_event["end"] = center
+                open_event["peak"] = max(open_event["peak"], probability)
+                note(end)
+                continue
+            pending, open_event = open_event, None
+        if pending is not None and center - pending["end"] > gap:
+            release()
+        if probability >= on:
+            if pending is not None:
+                open_event = dict(pending, end=center, peak=max(pending["peak"], probability))
+                pending = None
+            else:
+                open_event = {"start": center, "end": center, "reported": None, "peak": probability}
+            note(end)
+    if open_event is not None:
+        pending = open_event
+    release()
+    return events
+
+
+def main():
+    import argparse
+    import xgboost
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("trace")
+    parser.add_argument("--model", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                                        "models", "shake"))
+    parser.add_argument("--events")
+    args = parser.parse_args()
+    with open(os.path.join(args.model, "detector.json")) as f:
+        detector = json.load(f)
+    spec = detector["features"]
+    a = np.load(args.trace)
+    ends, matrix = features(a["t"], a["x"], a["y"], a["z"], spec)
+    label = detector["labels"][0]
+    booster = xgboost.Booster(model_file=os.path.join(args.model, detector["classifiers"][label]))
+    p = booster.predict(xgboost.DMatrix(matrix, feature_names=spec["names"]))
+    half_width = (int(round(min(spec["widths_s"]) * spec["rate_hz"])) - 1) / spec["rate_hz"] / 2
+    events = decode(ends, p, detector["decoding"][label], half_width)
+    if args.events:
+        with open(args.events, "w") as f:
+            f.write("start,end,reported,peak,status\n")
+            for e in events:
+                f.write("%.6f,%.6f,%.6f,%.6f,%s\n" % (e["start"], e["end"], e["reported"], e["peak"], e["status"]))
+
+
+if __name__ == "__main__":
+    main()
