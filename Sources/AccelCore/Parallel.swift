@@ -101,17 +101,21 @@ public final class BackgroundStage<Item>: @unchecked Sendable {
 
 /// Runs `first` and `second` at the same time (two threads) and returns both results; the first
 /// error (of `first`, then `second`) is thrown after both have finished.
+///
+/// `first` runs on the calling thread and `second` on a worker of its own, so that a
+/// `parallelMap` inside `first` is not nested in another concurrent loop (Dispatch runs a nested
+/// concurrentPerform on one thread when the outer one already fills the cores).
 public func concurrently<A, B>(
   _ first: @escaping @Sendable () throws -> A, _ second: @escaping @Sendable () throws -> B
 )
   throws -> (A, B)
 {
-  let a = ResultBox<A>()
   let b = ResultBox<B>()
-  DispatchQueue.concurrentPerform(iterations: 2) { k in
-    if k == 0 { a.value = Result { try first() } } else { b.value = Result { try second() } }
-  }
-  return (try a.value!.get(), try b.value!.get())
+  let done = DispatchGroup()
+  DispatchQueue.global().async(group: done) { b.value = Result { try second() } }
+  let a = Result { try first() }
+  done.wait()
+  return (try a.get(), try b.value!.get())
 }
 
 private final class ResultBox<T>: @unchecked Sendable {
