@@ -31,7 +31,9 @@ let package = Package(
       pkgConfig: "xgboost",
       providers: [.apt(["libxgboost-dev"])]
     ),
-    .target(name: "AccelCore"),
+    // SHA-256's compression on the processor's SHA instructions, where it has them.
+    .target(name: "CSHA256"),
+    .target(name: "AccelCore", dependencies: ["CSHA256"]),
     .target(name: "AccelIO", dependencies: ["AccelCore", "CZlib"]),
     .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(name: "AccelOrientation", dependencies: ["AccelCore", "AccelFilters"]),

@@ -1,5 +1,7 @@
-import AccelCore
+import TestSupport
 import Testing
+
+@testable import AccelCore
 
 @Suite struct FormattingTests {
   @Test func cFormatMatchesTheCLibrary() {
@@ -40,8 +42,9 @@ import Testing
 }
 
 @Suite struct SHA256Tests {
-  func digest(_ bytes: [UInt8], chunk: Int) -> String {
+  func digest(_ bytes: [UInt8], chunk: Int, hardware: Bool = SHA256.hardwareAvailable) -> String {
     var h = SHA256()
+    h.usesHardware = hardware
     var i = 0
     while i < bytes.count {
       let n = min(chunk, bytes.count - i)
@@ -61,8 +64,24 @@ import Testing
       #expect(digest(two, chunk: chunk) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
     let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-    #expect(
-      digest(million, chunk: 4099) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    for hardware in Set([false, SHA256.hardwareAvailable]) {
+      #expect(
+        digest(million, chunk: 4099, hardware: hardware)
+          == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+  }
+
+  /// The processor's SHA instructions and the portable compression give the same digests, for
+  /// every length about the block size and in any chunking.
+  @Test func theHardwareAndThePortableCompressionAgree() {
+    var random = SeededRandom(seed: 11)
+    for length in [0, 1, 55, 56, 63, 64, 65, 127, 128, 129, 1000, 4096, 10_007] {
+      let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+      let portable = digest(bytes, chunk: 1 + length / 3, hardware: false)
+      #expect(digest(bytes, chunk: 64, hardware: SHA256.hardwareAvailable) == portable, "\(length) bytes")
+      #expect(
+        digest(bytes, chunk: 100_000, hardware: SHA256.hardwareAvailable) == portable, "\(length) bytes")
+    }
   }
 }
 
