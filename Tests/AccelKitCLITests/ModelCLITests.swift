@@ -81,6 +81,25 @@ import Testing
     #expect(check.stdout.contains("shake: largest difference"), "\(check.stdout)")
   }
 
+  /// The window features written independently with numpy and scipy
+  /// (benchmarks/peers/learned_shake.py, from docs/LEARNING.md's definitions) agree with
+  /// `accelkit features` to 1e-9 on a jittered trace with shakes.
+  @Test func numpyComputesTheSameFeatures() throws {
+    let python = Tools.python(importing: ["numpy", "scipy"])
+    #expect(python != nil, Comment(rawValue: Tools.missing("python3 with numpy and scipy", package: "scipy")))
+    guard let python else { return }
+    let dir = Paths.temporaryDirectory()
+    let features = try accelkit(["features", Self.test + "/003.csv", "-o", dir + "/f.csv"])
+    #expect(features.status == 0, "\(features.stderr)")
+    let check = try accelkit(
+      [],
+      shell:
+        "\(python) \(Paths.packageRoot)/benchmarks/peers/learned_shake.py --check-features \(dir)/f.csv \(Self.test)/003.csv"
+    )
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    #expect(check.stdout.contains("features: "), "\(check.stdout)")
+  }
+
   @Test func featuresWriteNPYWithTheSameColumns() throws {
     let dir = Paths.temporaryDirectory()
     let csv = try accelkit([

@@ -3,11 +3,15 @@ peer for `accelkit detect-shakes` (the built-in model), and an independent readi
 features' definitions in docs/LEARNING.md.
 
     python3 learned_shake.py [--model MODEL_DIR] [--events EVENTS.csv] TRACE.npy
+    python3 learned_shake.py [--model MODEL_DIR] --check-features FEATURES.csv TRACE.npy|TRACE.csv
 
 reads a structured NPY with t, x, y, z (g), computes the model's features (models/shake by default) on its grid with array
 operations (chunks of rows, so that memory stays bounded), predicts with xgboost and decodes the
 probabilities with the model's hysteresis, and writes start,end,reported,peak,status rows.
-Traces with gaps longer than a second are not handled (the benchmark's have none)."""
+With --check-features it compares its features with those `accelkit features TRACE -o
+FEATURES.csv` wrote (the model's specification) and exits 1 when any differs by more than 1e-9
+(relative, or absolute below 1). Traces with gaps longer than a second are not handled (the
+benchmark's have none)."""
 import json
 import os
 import sys
@@ -191,20 +195,48 @@ def decode(ends, p, decoding, half_width):
     return events
 
 
+def check(ends, matrix, names, path):
+    """Compares the features with accelkit's CSV; returns the exit status."""
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+    theirs = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    if len(theirs) != len(matrix):
+        print("rows: accelkit %d, numpy %d" % (len(theirs), len(matrix)))
+        return 1
+    worst, where = 0.0, ""
+    ours_end = theirs[:, header.index("end")]
+    if np.max(np.abs(ours_end - ends), initial=0) > 1e-9:
+        print("row times differ by %.3g s" % np.max(np.abs(ours_end - ends)))
+        return 1
+    for k, name in enumerate(names):
+        a = theirs[:, header.index(name)]
+        d = np.abs(a - matrix[:, k]) / np.maximum(1, np.abs(a))
+        if len(d) and d.max() > worst:
+            worst, where = float(d.max()), name
+    print("features: %d rows x %d, largest difference %.3g (%s)" % (len(matrix), len(names), worst, where or "-"))
+    return 0 if worst <= 1e-9 else 1
+
+
 def main():
     import argparse
-    import xgboost
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trace")
     parser.add_argument("--model", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                                         "models", "shake"))
     parser.add_argument("--events")
+    parser.add_argument("--check-features")
     args = parser.parse_args()
     with open(os.path.join(args.model, "detector.json")) as f:
         detector = json.load(f)
     spec = detector["features"]
-    a = np.load(args.trace)
+    if args.trace.endswith(".csv"):
+        a = np.genfromtxt(args.trace, delimiter=",", names=True)
+    else:
+        a = np.load(args.trace)
     ends, matrix = features(a["t"], a["x"], a["y"], a["z"], spec)
+    if args.check_features:
+        sys.exit(check(ends, matrix, spec["names"], args.check_features))
+    import xgboost
     label = detector["labels"][0]
     booster = xgboost.Booster(model_file=os.path.join(args.model, detector["classifiers"][label]))
     p = booster.predict(xgboost.DMatrix(matrix, feature_names=spec["names"]))
