@@ -66,11 +66,6 @@ public struct FeatureExtractor {
   /// Each signal's tapered window (capacity values per signal), then two power spectra.
   private var tapers: [Double]
   private var powers: [Double]
-  /// Where the statistics of x, y and z begin in the row (their means and variances serve the
-  /// joint features).
-  private var axisSlots = (0, 0, 0)
-  /// The zero crossings of each signed signal's window.
-  private var zeroCounts: [Int]
   /// Where each signal's spectral features go in the row (-1: the signal is missing).
   private var spectralSlots: [Int]
   /// The Hann window of the last length used (windows of one width have one length but while a
@@ -95,15 +90,15 @@ public struct FeatureExtractor {
     turns = [Int](repeating: 0, count: signalCount * 2 * capacity)
     lastSide = [Int](repeating: 0, count: signalCount)
     turnCount = [Int](repeating: 0, count: signalCount)
-    signedIndices = spec.signals.indices.filter { FeatureSpec.signedSignals.contains(spec.signals[$0]) }
     row = [Double](repeating: 0, count: spec.names.count)
     transforms = windowSamples.map { RealFFTPair(size: Self.transformSize($0)) }
     tapers = [Double](repeating: 0, count: signalCount * capacity)
     powers = [Double](repeating: 0, count: 2 * (Self.transformSize(capacity) / 2 + 1))
     spectralSlots = [Int](repeating: -1, count: signalCount)
-    zeroCounts = [Int](repeating: 0, count: signalCount)
     hann = windowSamples.map { _ in [] }
-    signedSignals = spec.signals.map { FeatureSpec.signedSignals.contains($0) }
+    let signed = spec.signals.map { FeatureSpec.signedSignals.contains($0) }
+    signedSignals = signed
+    signedIndices = signed.indices.filter { signed[$0] }
     // Each band's bins, low <= f < high, for each width's transform.
     bandBins = windowSamples.map { n in
       let size = Self.transformSize(n)
@@ -296,8 +291,8 @@ public struct FeatureExtractor {
       // The last n values of every signal, oldest first: the newest sample is just before
       // `head + capacity` in each signal's doubled stretch.
       let first = head + capacity - n
-      for s in signedIndices { zeroCounts[s] = zeroCrossings(s * 2 * capacity + first, n) }
-      k = statistics(n: n, first: first, width: wi, from: k)
+      let axes: (Int, Int, Int)
+      (k, axes) = statistics(n: n, first: first, width: wi, from: k)
       // The spectra, two signals to a transform.
       var pending = -1
       for s in 0..<signalCount where spectralSlots[s] >= 0 {
@@ -309,65 +304,60 @@ public struct FeatureExtractor {
         }
       }
       if pending >= 0 { spectra(pending, nil, n: n, width: wi) }
-      k = jointFeatures(offset: first, n: n, into: k)
+      k = jointFeatures(offset: first, n: n, axes: axes, into: k)
     }
     precondition(k == row.count)
   }
 
   /// Every signal's statistics over its window of the last n samples (from `first` in the
   /// ring's stretches), into the row from `k`, leaving the tapered windows in `tapers` and where
-  /// their spectral features go in `spectralSlots`. Returns the next index.
-  private mutating func statistics(n: Int, first: Int, width wi: Int, from k: Int) -> Int {
+  /// their spectral features go in `spectralSlots`. Returns the next index and where x's, y's and
+  /// z's statistics begin (their means and variances serve the joint features).
+  private mutating func statistics(n: Int, first: Int, width wi: Int, from k: Int) -> (
+    Int, axes: (Int, Int, Int)
+  ) {
     var k = k
+    var axes = (0, 0, 0)
     let rate = spec.rateHz
     let capacity = self.capacity
-    let signalCount = self.signalCount
-    let gyroscopeMissing = !hasGyroscope
     let perSignal = FeatureSpec.statistics.count
     let spectral = 2 + spec.bands.count
-    var axisSlots = (0, 0, 0)
-    ring.withUnsafeBufferPointer { ring in
-      maxima.withUnsafeBufferPointer { maxima in
-        signedSignals.withUnsafeBufferPointer { signedSignals in
-          zeroCounts.withUnsafeBufferPointer { zeroCounts in
-            spectralSlots.withUnsafeMutableBufferPointer { slots in
-              row.withUnsafeMutableBufferPointer { row in
-                tapers.withUnsafeMutableBufferPointer { tapers in
-                  hann[wi].withUnsafeBufferPointer { hann in
-                    for s in 0..<signalCount {
-                      let signed = signedSignals[s]
-                      if s >= 6 && gyroscopeMissing {
-                        let count = perSignal + (signed ? 1 : 0) + spectral
-                        for j in 0..<count { row[k + j] = .nan }
-                        k += count
-                        slots[s] = -1
-                        continue
-                      }
-                      let offset = s * 2 * capacity + first
-                      if s == 0 {
-                        axisSlots.0 = k
-                      } else if s == 1 {
-                        axisSlots.1 = k
-                      } else if s == 2 {
-                        axisSlots.2 = k
-                      }
-                      k = Self.statistics(
-                        UnsafeBufferPointer(start: ring.baseAddress! + offset, count: n),
-                        maxima: maxima.baseAddress! + offset, signed: signed, zeroCrossings: zeroCounts[s],
-                        rate: rate, hann: hann, taper: tapers.baseAddress! + s * capacity, row: row, at: k)
-                      slots[s] = k
-                      k += spectral
-                    }
-                  }
-                }
+    for s in 0..<signalCount {
+      let signed = signedSignals[s]
+      if s >= 6 && !hasGyroscope {
+        let count = perSignal + (signed ? 1 : 0) + spectral
+        for j in 0..<count { row[k + j] = .nan }
+        k += count
+        spectralSlots[s] = -1
+        continue
+      }
+      switch s {
+      case 0: axes.0 = k
+      case 1: axes.1 = k
+      case 2: axes.2 = k
+      default: break
+      }
+      let offset = s * 2 * capacity + first
+      let zeroCrossings = signed ? zeroCrossings(offset, n) : 0
+      k = ring.withUnsafeBufferPointer { ring in
+        maxima.withUnsafeBufferPointer { maxima in
+          row.withUnsafeMutableBufferPointer { row in
+            tapers.withUnsafeMutableBufferPointer { tapers in
+              hann[wi].withUnsafeBufferPointer { hann in
+                Self.statistics(
+                  UnsafeBufferPointer(start: ring.baseAddress! + offset, count: n),
+                  maxima: maxima.baseAddress! + offset, signed: signed, zeroCrossings: zeroCrossings,
+                  rate: rate,
+                  hann: hann, taper: tapers.baseAddress! + s * capacity, row: row, at: k)
               }
             }
           }
         }
       }
+      spectralSlots[s] = k
+      k += spectral
     }
-    self.axisSlots = axisSlots
-    return k
+    return (k, axes)
   }
 
   /// How often `x[0..<n]` crosses `level` with hysteresis: a sample's side is -1 below
@@ -625,9 +615,8 @@ public struct FeatureExtractor {
   }
 
   /// Correlations between the device axes of u, and how much of u lies along one axis.
-  private mutating func jointFeatures(offset: Int, n: Int, into k: Int) -> Int {
+  private mutating func jointFeatures(offset: Int, n: Int, axes slots: (Int, Int, Int), into k: Int) -> Int {
     let stride = 2 * capacity
-    let slots = axisSlots
     return ring.withUnsafeBufferPointer { ring in
       row.withUnsafeMutableBufferPointer { row in
         let base = ring.baseAddress! + offset

@@ -25,7 +25,6 @@ public struct TreeEnsemble: Sendable, Equatable {
     var defaultLeft: [Bool]
   }
 
-  var trees: [Tree]
   /// Every tree's nodes in one array (children as indices into it; a leaf is its own two
   /// children), for the walk: `depth` steps from a root always end at its leaf.
   struct Node: Sendable, Equatable {
@@ -65,7 +64,7 @@ public struct TreeEnsemble: Sendable, Equatable {
     guard let booster = learner["gradient_booster"], booster["name"]?.string == "gbtree",
       let items = booster["model"]?["trees"]?.array
     else { throw fail("not a gbtree booster") }
-    trees = try items.map { item in
+    let trees = try items.map { item in
       func ints(_ key: String) throws -> [Int32] {
         guard let values = item[key]?.array else { throw fail("a tree has no \(key)") }
         return try values.map {
@@ -135,8 +134,6 @@ public struct TreeEnsemble: Sendable, Equatable {
 
   /// The raw margin: the base margin plus every tree's leaf, in single precision.
   public func margin(_ features: UnsafeBufferPointer<Double>) -> Float {
-    // Eight trees walk side by side (their loads overlap), every one `depth` steps; the leaves
-    // are added in the trees' order, as XGBoost does.
     // The features as the trees compare them (single precision), once.
     var sum = baseMargin
     let depth = self.depth
@@ -147,6 +144,8 @@ public struct TreeEnsemble: Sendable, Equatable {
     return sum
   }
 
+  /// Eight trees walk side by side (their loads overlap), every one `depth` steps; the leaves are
+  /// added in the trees' order, as XGBoost does.
   private func margin(_ features: UnsafeMutableBufferPointer<Float>, depth: Int, into sum: inout Float) {
     nodes.withUnsafeBufferPointer { nodes in
       roots.withUnsafeBufferPointer { roots in
@@ -176,9 +175,7 @@ public struct TreeEnsemble: Sendable, Equatable {
   /// How often each feature splits a node, over every tree (XGBoost's "weight" importance).
   public var splitCounts: [Int] {
     var counts = [Int](repeating: 0, count: featureNames.count)
-    for tree in trees {
-      for i in tree.left.indices where tree.left[i] != -1 { counts[Int(tree.feature[i])] += 1 }
-    }
+    for (i, node) in nodes.enumerated() where node.left != Int32(i) { counts[Int(node.feature)] += 1 }
     return counts
   }
 }

@@ -7,10 +7,9 @@ import CFFTW
   import Darwin
 #endif
 
-extension RealFFT {
-  /// FFTW's planner is not thread-safe by itself; this makes it so, once per process.
-  static let plannerIsThreadSafe: Void = { fftw_make_planner_thread_safe() }()
-}
+/// FFTW's planner is not thread-safe by itself; this makes it so, once per process (every plan in
+/// this module touches it first).
+let plannerIsThreadSafe: Void = { fftw_make_planner_thread_safe() }()
 
 /// A forward real-to-complex FFT of one size, planned once with FFTW and reused.
 ///
@@ -33,7 +32,7 @@ public final class RealFFT {
   /// (slower to plan, faster to run; uses wisdom when loaded).
   public init(size: Int, measure: Bool = false) {
     precondition(size >= 1, "FFT size must be at least 1")
-    _ = Self.plannerIsThreadSafe
+    _ = plannerIsThreadSafe
     self.size = size
     input = fftw_alloc_real(size)!
     output = fftw_alloc_complex(size / 2 + 1)!
@@ -78,7 +77,7 @@ public final class RealFFT {
 public enum FFTWisdom {
   /// Loads wisdom from `path`; false when the file cannot be read or is not wisdom.
   public static func load(from path: String) -> Bool {
-    _ = RealFFT.plannerIsThreadSafe
+    _ = plannerIsThreadSafe
     RunFiles.noteInput(path, role: role)
     return fftw_import_wisdom_from_filename(path) != 0
   }

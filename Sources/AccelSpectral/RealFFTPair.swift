@@ -21,7 +21,7 @@ public final class RealFFTPair {
   /// Plans a transform of `size` points, a power of two >= 2 (deterministically: FFTW_ESTIMATE).
   public init(size: Int) {
     precondition(size >= 2 && size & (size - 1) == 0, "a pair transform's size is a power of two")
-    _ = RealFFT.plannerIsThreadSafe
+    _ = plannerIsThreadSafe
     self.size = size
     input = fftw_alloc_complex(size)!
     output = fftw_alloc_complex(size)!

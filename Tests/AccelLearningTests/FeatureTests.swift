@@ -379,3 +379,29 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     }
   }
 }
+
+/// Trees worked by hand: the walk over the flattened nodes (a leaf at the root, uneven depths,
+/// a missing value sent the default way) and the split counts read from them.
+@Suite struct TreeWalkTests {
+  static let model = """
+    {"learner": {"objective": {"name": "binary:logistic"}, "feature_names": ["a", "b", "c"],
+     "learner_model_param": {"base_score": "5E-1"},
+     "gradient_booster": {"name": "gbtree", "model": {"trees": [
+       {"left_children": [1, -1, 3, -1, -1], "right_children": [2, -1, 4, -1, -1],
+        "split_indices": [0, 0, 1, 0, 0], "split_conditions": [0.5, -1, 2, 0.25, 4],
+        "default_left": [0, 0, 1, 0, 0]},
+       {"left_children": [-1], "right_children": [-1], "split_indices": [0],
+        "split_conditions": [0.125], "default_left": [0]}]}}}}
+    """
+
+  @Test func leavesAndSplitCountsWorkedByHand() throws {
+    let trees = try TreeEnsemble(json: Array(Self.model.utf8), file: "m.json")
+    func margin(_ row: [Double]) -> Float { row.withUnsafeBufferPointer { trees.margin($0) } }
+    #expect(margin([0, 9, 9]) == -1 + 0.125)  // a < 0.5: the first leaf
+    #expect(margin([1, 1, 9]) == 0.25 + 0.125)  // a >= 0.5, b < 2
+    #expect(margin([1, 3, 9]) == 4 + 0.125)  // b >= 2
+    #expect(margin([1, .nan, 9]) == 0.25 + 0.125)  // b missing: left by default
+    #expect(margin([.nan, 0, 9]) == 0.25 + 0.125)  // a missing: right, then b < 2
+    #expect(trees.splitCounts == [1, 1, 0])
+  }
+}
