@@ -7,7 +7,12 @@ let package = Package(
     .executable(name: "accelkit", targets: ["AccelKitCLI"]),
     // The readers under libFuzzer: scripts/fuzz builds it with -sanitize=fuzzer,address.
     .executable(name: "accelkit-fuzz", targets: ["AccelFuzz"]),
-    .library(name: "AccelKit", targets: ["AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning", "AccelTraining"]),
+    .library(
+      name: "AccelKit",
+      targets: [
+        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation",
+        "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning", "AccelTraining",
+      ]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -38,10 +43,13 @@ let package = Package(
     .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(name: "AccelOrientation", dependencies: ["AccelCore", "AccelFilters"]),
     .target(name: "AccelLearning", dependencies: ["AccelCore", "AccelIO", "AccelSpectral"]),
-    .target(name: "AccelGestures", dependencies: ["AccelCore", "AccelFilters", "AccelOrientation", "AccelLearning"]),
+    .target(
+      name: "AccelGestures", dependencies: ["AccelCore", "AccelFilters", "AccelOrientation", "AccelLearning"]),
     .target(
       name: "AccelTraining",
-      dependencies: ["AccelCore", "AccelIO", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelPlot", "CXGBoost"]
+      dependencies: [
+        "AccelCore", "AccelIO", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelPlot", "CXGBoost",
+      ]
     ),
     .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures", "AccelPlot"]),
     .target(name: "AccelSynthesis", dependencies: ["AccelCore"]),
@@ -55,7 +63,8 @@ let package = Package(
     .executableTarget(
       name: "AccelKitCLI",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning", "AccelTraining",
+        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation",
+        "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning", "AccelTraining",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [.linkedLibrary("m")],
@@ -71,7 +80,8 @@ let package = Package(
     ),
     // The fuzz entry point alone (libFuzzer supplies main), and a weak main for plain builds.
     .target(name: "AccelFuzzMain"),
-    .executableTarget(name: "AccelFuzz", dependencies: ["AccelCore", "AccelIO", "AccelEvaluation", "AccelFuzzMain"]),
+    .executableTarget(
+      name: "AccelFuzz", dependencies: ["AccelCore", "AccelIO", "AccelEvaluation", "AccelFuzzMain"]),
     .target(name: "TestSupport", dependencies: ["AccelCore"], path: "Tests/TestSupport"),
     .testTarget(name: "AccelCoreTests", dependencies: ["AccelCore", "TestSupport"]),
     .testTarget(name: "AccelIOTests", dependencies: ["AccelIO", "TestSupport"]),
@@ -83,14 +93,23 @@ let package = Package(
     .testTarget(name: "AccelSimulationTests", dependencies: ["AccelSimulation", "AccelCore"]),
     .testTarget(name: "AccelOrientationTests", dependencies: ["AccelOrientation", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelSpectralTests", dependencies: ["AccelSpectral", "TestSupport"]),
-    .testTarget(name: "AccelLearningTests", dependencies: ["AccelLearning", "AccelCore", "AccelSpectral", "TestSupport"]),
+    .testTarget(
+      name: "AccelLearningTests",
+      dependencies: ["AccelLearning", "AccelCore", "AccelSpectral", "TestSupport"]),
     .testTarget(
       name: "AccelTrainingTests",
-      dependencies: ["AccelTraining", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelCore", "CXGBoost", "TestSupport"]
+      dependencies: [
+        "AccelTraining", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelCore", "CXGBoost",
+        "TestSupport",
+      ]
     ),
     .testTarget(
       name: "AccelKitCLITests",
-      dependencies: ["AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "TestSupport"]
+      dependencies: [
+        "AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "AccelGestures",
+        "AccelEvaluation",
+        "TestSupport",
+      ]
     ),
   ]
 )

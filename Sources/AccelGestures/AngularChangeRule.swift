@@ -67,6 +67,8 @@ public struct AngularChangeRule: ShakeRule {
   let minDuration: Double
   let maxDuration: Double
   let refractory: Double
+  /// Whether `pairs` came from a window in seconds (then it depends on the rate).
+  let usesRate: Bool
   private var previous: (t: Double, x: Double, y: Double, z: Double)? = nil
   private var previousVelocity: Double? = nil
   private var changes: [Double]
@@ -77,6 +79,7 @@ public struct AngularChangeRule: ShakeRule {
   private var lastStart: Double? = nil
 
   public init(rate: Double, configuration c: Configuration = Configuration()) throws {
+    usesRate = c.windowSeconds > 0
     pairs = c.windowSeconds > 0 ? max(1, min(1_000_000, Int((c.windowSeconds * rate).rounded()))) : c.pairs
     begin = c.beginRadPerS
     end = c.endRadPerS

@@ -9,7 +9,8 @@ import AccelOrientation
 /// new orientation in `axis`. A second kind of gesture, evaluated like the shakes.
 public struct OrientationChangeRule: ShakeRule {
   public static let name = "orientation-change"
-  public static let summary = "the device turned to a new orientation and held it (accelkit orientation --events)"
+  public static let summary =
+    "the device turned to a new orientation and held it (accelkit orientation --events)"
   public static let labels = ["orientation-change"]
 
   public struct Configuration: RuleConfiguration {
@@ -29,16 +30,31 @@ public struct OrientationChangeRule: ShakeRule {
     public init() {}
 
     public static let parameters: [RuleParameter<Configuration>] = [
-      RuleParameter("gravity_cutoff", \.gravityCutoffHz, unit: "Hz", range: 1e-6...1e6, meaning: "gravity low-pass cutoff"),
-      RuleParameter("settle_s", \.settleSeconds, unit: "s", range: 0...3600, meaning: "a new orientation must hold this long"),
-      RuleParameter("hysteresis", \.hysteresisDegrees, unit: "degrees", range: 0...44.999, meaning: "how far past a boundary the current orientation is kept"),
-      RuleParameter("flat_angle", \.flatAngleDegrees, unit: "degrees", range: 0...89.999, meaning: "within this of flat the device is face up or face down"),
-      RuleParameter("accel_tolerance", \.accelerationToleranceG, unit: "g", range: 1e-6...100, meaning: "no orientation while | |a| - 1 g | exceeds this (low-pass only)"),
-      RuleParameter("gyro", \.gyroscope, unit: "flag", range: 0...1, meaning: "1: gravity from the fused attitude when there is a gyroscope"),
+      RuleParameter(
+        "gravity_cutoff", \.gravityCutoffHz, unit: "Hz", range: 1e-6...1e6, meaning: "gravity low-pass cutoff"
+      ),
+      RuleParameter(
+        "settle_s", \.settleSeconds, unit: "s", range: 0...3600,
+        meaning: "a new orientation must hold this long"),
+      RuleParameter(
+        "hysteresis", \.hysteresisDegrees, unit: "degrees", range: 0...44.999,
+        meaning: "how far past a boundary the current orientation is kept"),
+      RuleParameter(
+        "flat_angle", \.flatAngleDegrees, unit: "degrees", range: 0...89.999,
+        meaning: "within this of flat the device is face up or face down"),
+      RuleParameter(
+        "accel_tolerance", \.accelerationToleranceG, unit: "g", range: 1e-6...100,
+        meaning: "no orientation while | |a| - 1 g | exceeds this (low-pass only)"),
+      RuleParameter(
+        "gyro", \.gyroscope, unit: "flag", range: 0...1,
+        meaning: "1: gravity from the fused attitude when there is a gyroscope"),
     ]
   }
 
   private var stage: OrientationStage
+  /// The gravity low-pass factor per sample at the rate, and the settings (what an export bakes in).
+  let alpha: Double
+  let settings: OrientationSettings
 
   public init(rate: Double, configuration c: Configuration = Configuration()) throws {
     var settings = OrientationSettings()
@@ -46,8 +62,11 @@ public struct OrientationChangeRule: ShakeRule {
     settings.settle = c.settleSeconds
     settings.gyroscope = c.gyroscope == 1 ? .auto : .off
     settings.classifier = OrientationClassifier(
-      flatAngle: c.flatAngleDegrees, accelerationTolerance: c.accelerationToleranceG, hysteresis: c.hysteresisDegrees)
+      flatAngle: c.flatAngleDegrees, accelerationTolerance: c.accelerationToleranceG,
+      hysteresis: c.hysteresisDegrees)
     stage = try OrientationStage(settings, rate: rate)
+    alpha = try ExponentialSetting.cutoff(c.gravityCutoffHz).alpha(rate: rate)
+    self.settings = settings
   }
 
   public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {

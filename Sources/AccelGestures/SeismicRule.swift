@@ -28,11 +28,21 @@ public struct SeismicRule: ShakeRule {
     public init() {}
 
     public static let parameters: [RuleParameter<Configuration>] = [
-      RuleParameter("threshold", \.thresholdG, unit: "g", range: 0...100, meaning: "|a| above this is accelerating (13 m/s^2)"),
-      RuleParameter("sensitivity", \.sensitivity, unit: "preset", range: 0...3, meaning: "1 light (11 m/s^2), 2 medium (13), 3 hard (15); 0 uses threshold"),
-      RuleParameter("window_s", \.windowSeconds, unit: "s", range: 1e-3...60, meaning: "the queue keeps samples this recent"),
-      RuleParameter("min_queue", \.minQueue, unit: "samples", range: 1...100_000, meaning: "the queue is never purged below this"),
-      RuleParameter("strict", \.strict, unit: "flag", range: 0...1, meaning: "1: require 75% accelerating instead of (n>>1)+(n>>2)"),
+      RuleParameter(
+        "threshold", \.thresholdG, unit: "g", range: 0...100,
+        meaning: "|a| above this is accelerating (13 m/s^2)"),
+      RuleParameter(
+        "sensitivity", \.sensitivity, unit: "preset", range: 0...3,
+        meaning: "1 light (11 m/s^2), 2 medium (13), 3 hard (15); 0 uses threshold"),
+      RuleParameter(
+        "window_s", \.windowSeconds, unit: "s", range: 1e-3...60,
+        meaning: "the queue keeps samples this recent"),
+      RuleParameter(
+        "min_queue", \.minQueue, unit: "samples", range: 1...100_000,
+        meaning: "the queue is never purged below this"),
+      RuleParameter(
+        "strict", \.strict, unit: "flag", range: 0...1,
+        meaning: "1: require 75% accelerating instead of (n>>1)+(n>>2)"),
     ]
   }
 
@@ -40,6 +50,9 @@ public struct SeismicRule: ShakeRule {
   let window: Double
   let minQueue: Int
   let strict: Bool
+  /// Room for the queue at `rate` with intervals down to half the nominal one (what a
+  /// fixed-size copy of the queue, the exported C's, needs).
+  let queueCapacity: Int
   private var times: [Double] = []
   private var accelerating: [Bool] = []
   private var magnitudes: [Double] = []
@@ -58,6 +71,7 @@ public struct SeismicRule: ShakeRule {
     window = c.windowSeconds
     minQueue = c.minQueue
     strict = c.strict == 1
+    queueCapacity = max(c.minQueue, Int(min(2 * c.windowSeconds * rate, 1e7).rounded(.up)) + 2)
   }
 
   var count: Int { times.count - head }
@@ -83,7 +97,8 @@ public struct SeismicRule: ShakeRule {
       if times[times.count - 1] - times[head] >= window / 2 && enough {
         events.append(
           ShakeEvent(
-            start: times[head], end: t, reported: t, peakG: magnitudes[head...].max(), count: acceleratingCount))
+            start: times[head], end: t, reported: t, peakG: magnitudes[head...].max(),
+            count: acceleratingCount))
         times.removeAll(keepingCapacity: true)
         accelerating.removeAll(keepingCapacity: true)
         magnitudes.removeAll(keepingCapacity: true)

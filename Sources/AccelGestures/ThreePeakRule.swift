@@ -67,6 +67,8 @@ public struct ThreePeakRule: ShakeRule {
   let gap: Double
   let minMoves: Int
   let pauseFromMovement: Bool
+  /// Whether `alpha` came from a cutoff in Hz (then it depends on the rate).
+  let usesRate: Bool
 
   // Gravity estimate.
   private var gravity: (Double, Double)? = nil
@@ -85,6 +87,7 @@ public struct ThreePeakRule: ShakeRule {
 
   public init(rate: Double, configuration c: Configuration = Configuration()) throws {
     let cutoff = c.gravityCutoffHz
+    usesRate = cutoff > 0
     if cutoff > 0 {
       guard cutoff < rate / 2 else {
         throw AccelError.usage(

@@ -28,7 +28,7 @@ struct AccelKit: ParsableCommand {
       (full disk), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.
       """,
     version: fullVersion,
-    subcommands: [Info.self, Convert.self, Trim.self, Windows.self, Decimate.self, Filter.self, Spectrum.self, Spectrogram.self, Orientation.self, AttitudeCommand.self, DetectShakes.self, Evaluate.self, Merge.self, Tune.self, Train.self, Features.self, Labels.self, Generate.self, Simulate.self, Plot.self, Presets.self]
+    subcommands: [Info.self, Convert.self, Trim.self, Windows.self, Decimate.self, Filter.self, Spectrum.self, Spectrogram.self, Orientation.self, AttitudeCommand.self, DetectShakes.self, Evaluate.self, Merge.self, Tune.self, Train.self, Features.self, Export.self, Labels.self, Generate.self, Simulate.self, Plot.self, Presets.self]
   )
 
   /// Runs the command and maps every error to its message and exit code, in one place.

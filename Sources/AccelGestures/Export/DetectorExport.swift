@@ -1,0 +1,321 @@
+import AccelCore
+
+/// How `accelkit export` writes a detector as portable source.
+public struct ExportSettings: Sendable, Equatable {
+  /// The arithmetic of the exported code: `double` gives the events `detect-shakes` gives; `float`
+  /// is for processors without a double-precision unit (timestamps are floats too).
+  public enum Precision: String, CaseIterable, Sendable {
+    case double, float
+  }
+
+  public var precision = Precision.double
+  /// The prefix of every symbol (`PREFIX_state`, `PREFIX_push`, ...) and, upper-cased, of every
+  /// macro: two detectors with different prefixes live in one program.
+  public var prefix = ExportSettings.defaultPrefix
+  /// The trace's sample rate in Hz, for rules whose constants depend on it (a cutoff, a window in
+  /// seconds given as samples, a queue's capacity); nil when none is given.
+  public var rate: Double?
+  /// The command that wrote the file, and accelkit's version, for the header's comment.
+  public var command = ""
+  public var version = ""
+
+  public static let defaultPrefix = "ak_detector"
+
+  public init() {}
+
+  /// Throws a usage error unless `prefix` is a C identifier that leaves room for the suffixes.
+  public static func check(prefix: String) throws {
+    let bytes = Array(prefix.utf8)
+    func letter(_ b: UInt8) -> Bool { (b >= 97 && b <= 122) || (b >= 65 && b <= 90) || b == 95 }
+    guard let first = bytes.first, letter(first), bytes.allSatisfy({ letter($0) || ($0 >= 48 && $0 <= 57) }),
+      bytes.count <= 40
+    else {
+      throw AccelError.usage(
+        "--prefix must be a C identifier of at most 40 letters, digits and underscores, not starting with a digit; got \"\(prefix)\""
+      )
+    }
+  }
+}
+
+/// A detector that can be written as a single-header C99 library whose `push` gives the events its
+/// Swift `process` gives (`ExportSettings.Precision.double`).
+///
+/// The C is a second rendering of the rule, kept beside it in this module and held to it by
+/// tests that run both on generated traces at random settings and on recordings, event for
+/// event (the Swift detectors stay the reference: they are what `evaluate` measures).
+protocol CExportable {
+  /// Whether the exported constants depend on the sample rate (then `--rate` is required).
+  var exportUsesRate: Bool { get }
+  /// The C parts, with the constants of this detector (already made for the rate).
+  func cParts() -> CDetectorParts
+}
+
+/// The pieces of one exported detector, written with the default prefix (`ak_detector_`,
+/// `AK_DETECTOR_`) and the names `ak_detector_real`, `AK_DETECTOR_SQRT`, ...; `DetectorExport`
+/// renames them.
+struct CDetectorParts {
+  /// Constants: macro suffix, value, and a comment.
+  var constants: [(name: String, value: CConstant, comment: String)] = []
+  /// The fields of the state struct, one declaration per line.
+  var state: String
+  /// The body of `init(s)`: every field set.
+  var initialize: String
+  /// Helper functions (`static` inline, taking the state) placed before push.
+  var helpers = ""
+  /// The body of `push(s, t, x, y, z, e)`: returns 1 with `*e` filled when an event ended.
+  var push: String
+  /// The body of `finish(s, e)`: the event still open at the end of the trace, if reported.
+  var finish = "(void)s;\n(void)e;\nreturn 0;"
+  /// What the header's comment says about this rule beyond its parameters.
+  var notes: [String] = []
+  /// What the user should be told when exporting (a setting the export does not carry).
+  var warnings: [String] = []
+}
+
+enum CConstant {
+  case real(Double)
+  case integer(Int)
+}
+
+/// Writes detectors as C99 headers.
+public enum DetectorExport {
+  /// The file `accelkit export` writes in its output directory.
+  public static let headerName = "accelkit_detector.h"
+
+  /// What float costs, per rule with its default parameters, on accelkit's test set
+  /// (datasets/test, its traces as t,x,y,z copies): the change of F1 against the annotations
+  /// (float minus double, matched as `evaluate` matches; nil where the test set has no annotations
+  /// of the rule's label), and the F1 of the float events against the double ones (1: the same
+  /// events within evaluate's 0.25 s). Measured by ExportCLITests.floatLossIsWhatTheHeadersSay,
+  /// which fails when this table is out of date.
+  public static let floatCost: [String: (f1Change: Double?, agreement: Double)] = [
+    "three-peak": (0, 1), "angular-change": (0, 1), "seismic": (0, 1), "swing": (0, 1),
+    "orientation-change": (nil, 1),
+  ]
+
+  /// What an export writes: the header, and what to tell the user about it.
+  public struct Output: Sendable {
+    public var header: String
+    public var warnings: [String]
+  }
+
+  /// The single-header C99 library of `setting`'s detector.
+  ///
+  /// - Throws: a usage error when the detector cannot be exported (a learned model, for now) or
+  ///   its constants need the sample rate and `settings.rate` is nil.
+  public static func cHeader(_ setting: RuleSetting, settings: ExportSettings) throws -> Output {
+    try ExportSettings.check(prefix: settings.prefix)
+    if let rate = settings.rate, !(rate > 0 && rate.isFinite) {
+      throw AccelError.usage("--rate must be a positive number of Hz, got \(formatNumber(rate))")
+    }
+    let detector = try setting.detector(rate: settings.rate ?? 100)
+    guard let exportable = detector as? any CExportable else {
+      throw AccelError.usage(
+        "\(setting.rule) cannot be exported yet; the rules that can: \(ShakeRules.all.map { $0.name }.joined(separator: ", "))"
+      )
+    }
+    if exportable.exportUsesRate && settings.rate == nil {
+      throw AccelError.usage(
+        "\(setting.rule) with these parameters depends on the sample rate: give it with --rate HZ (the rate detect-shakes reports for your traces)"
+      )
+    }
+    let parts = exportable.cParts()
+    return Output(
+      header: render(parts, setting: setting, settings: settings, usesRate: exportable.exportUsesRate),
+      warnings: parts.warnings)
+  }
+
+  /// Every parameter of the setting's rule with its value (the defaults included), in the table's
+  /// order.
+  static func parameterValues(_ setting: RuleSetting) -> [(name: String, value: Double, unit: String)] {
+    guard let rule = ShakeRules.named(setting.rule) else {
+      return setting.assignments.map { ($0.name, $0.value, "") }
+    }
+    return ShakeRules.parameterRows(rule).map { row in
+      (row.name, setting.assignments.first { $0.name == row.name }?.value ?? row.defaultValue, row.unit)
+    }
+  }
+
+  static func render(_ parts: CDetectorParts, setting: RuleSetting, settings: ExportSettings, usesRate: Bool)
+    -> String
+  {
+    let float = settings.precision == .float
+    var text = "/* \(headerName): accelkit's \(setting.rule) detector as a single-header C99 library.\n"
+    text += " *\n"
+    text += " * Generated by accelkit \(settings.version); do not edit (export it again instead).\n"
+    if !settings.command.isEmpty { text += " * Command:    \(settings.command)\n" }
+    text += " * Rule:       \(setting.rule)\n"
+    let values = parameterValues(setting)
+    for (i, p) in values.enumerated() {
+      text +=
+        " * \(i == 0 ? "Parameters: " : "            ")\(p.name) = \(formatNumber(p.value))\(p.unit.isEmpty ? "" : " (\(p.unit))")\n"
+    }
+    if usesRate, let rate = settings.rate {
+      text += " * Rate:       \(formatNumber(rate)) Hz (the constants below are made for it)\n"
+    }
+    text +=
+      " * Precision:  \(settings.precision.rawValue)\(float ? " (timestamps too: keep them small, e.g. seconds since start)" : "")\n"
+    if float, let cost = floatCost[setting.rule] {
+      text += " *             What float costs this rule with its default parameters on accelkit's test set\n"
+      text += " *             (docs/EXPORT.md): F1 against the annotations "
+      text += cost.f1Change.map { "changes by \(cFormat("%+.4f", $0))" } ?? "not measured (no annotations)"
+      text += ";\n *             float's events against double's: F1 \(cFormat("%.4f", cost.agreement)).\n"
+    }
+    for note in parts.notes { text += " * \(note)\n" }
+    text += """
+       *
+       * Usage (no allocation, no global state, nothing from the C library beyond math.h):
+       *   ak_detector_state s;
+       *   ak_detector_event e;
+       *   ak_detector_init(&s);
+       *   for each sample (t in seconds, increasing; x, y, z in g, Apple's axes: face up reads z = -1):
+       *     if (ak_detector_push(&s, t, x, y, z, &e)) handle(&e);
+       *   at the end of a recording: if (ak_detector_finish(&s, &e)) handle(&e);
+       * An event has start, end and reported (when a live detector announces it) in seconds, and,
+       * where the rule fills them, peak_g, count and axis (has_peak 0, count -1 and axis NULL
+       * otherwise); cancelled is 1 for an event the rule cancelled (status cancelled).
+       */
+
+      """
+    let guardName = settings.prefix.uppercased() + "_H"
+    text += "#ifndef \(guardName)\n#define \(guardName)\n\n#include <math.h>\n\n"
+    text += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+    text += """
+      /* Products are not fused into multiply-adds inside the detector's functions: the arithmetic
+         is the Swift detector's. (GCC contracts only in GNU modes and on processors with fused
+         multiply-adds: there, build with -std=c99 or -ffp-contract=off.) */
+      #if defined(__clang__) && defined(__cplusplus)
+      #define AK_DETECTOR_EXACT _Pragma("clang fp contract(off)")
+      #elif defined(__clang__)
+      #define AK_DETECTOR_EXACT _Pragma("STDC FP_CONTRACT OFF")
+      #else
+      #define AK_DETECTOR_EXACT
+      #endif
+
+
+      """
+    if float {
+      text += """
+        typedef float ak_detector_real;
+        #define AK_DETECTOR_SQRT(v) sqrtf(v)
+        #define AK_DETECTOR_FABS(v) fabsf(v)
+        #define AK_DETECTOR_EXP(v) expf(v)
+        #define AK_DETECTOR_ACOS(v) acosf(v)
+        #define AK_DETECTOR_ATAN2(a, b) atan2f(a, b)
+
+        """
+    } else {
+      text += """
+        typedef double ak_detector_real;
+        #define AK_DETECTOR_SQRT(v) sqrt(v)
+        #define AK_DETECTOR_FABS(v) fabs(v)
+        #define AK_DETECTOR_EXP(v) exp(v)
+        #define AK_DETECTOR_ACOS(v) acos(v)
+        #define AK_DETECTOR_ATAN2(a, b) atan2(a, b)
+
+        """
+    }
+    text += """
+      /* Swift's max and min (the second argument wins a tie in max, the first in min). */
+      #define AK_DETECTOR_MAX(a, b) ((b) >= (a) ? (b) : (a))
+      #define AK_DETECTOR_MIN(a, b) ((b) < (a) ? (b) : (a))
+
+
+      """
+    text += "#define AK_DETECTOR_RULE \"\(setting.rule)\" /* what detect-shakes calls it */\n\n"
+    if !parts.constants.isEmpty {
+      text += "/* The detector's constants. */\n"
+      for c in parts.constants {
+        let value: String
+        switch c.value {
+        case .real(let v): value = "((ak_detector_real)\(cLiteral(v)))"
+        case .integer(let v): value = "\(v)"
+        }
+        text += "#define AK_DETECTOR_\(c.name) \(value) /* \(c.comment) */\n"
+      }
+      text += "\n"
+    }
+    text += """
+      typedef struct {
+        ak_detector_real start, end, reported;
+        ak_detector_real peak_g;
+        int has_peak;
+        long count;
+        const char *axis;
+        const char *label;
+        int cancelled;
+      } ak_detector_event;
+
+      typedef struct {
+
+      """
+    text += indented(parts.state, by: 2)
+    text += "} ak_detector_state;\n\n"
+    text += """
+      static inline void ak_detector_set_event(ak_detector_event *e, ak_detector_real start, ak_detector_real end,
+                                               ak_detector_real reported, int has_peak, ak_detector_real peak_g,
+                                               long count, const char *axis, const char *label, int cancelled) {
+        e->start = start;
+        e->end = end;
+        e->reported = reported;
+        e->has_peak = has_peak;
+        e->peak_g = has_peak ? peak_g : (ak_detector_real)0;
+        e->count = count;
+        e->axis = axis;
+        e->label = label;
+        e->cancelled = cancelled;
+      }
+
+
+      """
+    if !parts.helpers.isEmpty { text += parts.helpers + "\n" }
+    text += "/* Sets the state for a new recording. */\n"
+    text +=
+      "static inline void ak_detector_init(ak_detector_state *s) {\n" + indented(parts.initialize, by: 2)
+      + "}\n\n"
+    text += "/* Feeds one sample; returns 1 and fills *e when it ends an event, 0 otherwise. */\n"
+    text += """
+      static inline int ak_detector_push(ak_detector_state *s, ak_detector_real t, ak_detector_real x,
+                                         ak_detector_real y, ak_detector_real z, ak_detector_event *e) {
+
+      """
+    text += indented(parts.push, by: 2) + "}\n\n"
+    text +=
+      "/* The end of the recording: returns 1 and fills *e when an event was still open and is reported. */\n"
+    text += "static inline int ak_detector_finish(ak_detector_state *s, ak_detector_event *e) {\n"
+    text += indented(parts.finish, by: 2) + "}\n\n"
+    text += "#ifdef __cplusplus\n}\n#endif\n\n#endif\n"
+    return
+      exact(text)
+      .replacing("ak_detector_", with: settings.prefix + "_")
+      .replacing("AK_DETECTOR_", with: settings.prefix.uppercased() + "_")
+  }
+
+  /// `AK_DETECTOR_EXACT` first in every function's body (a pragma there holds until the body ends,
+  /// leaving the including code as it was).
+  static func exact(_ text: String) -> String {
+    var out: [Substring] = []
+    var pending = false
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      out.append(line)
+      if line.hasPrefix("static inline") { pending = true }
+      if pending && line.hasSuffix("{") {
+        out.append("  AK_DETECTOR_EXACT")
+        pending = false
+      }
+    }
+    return out.joined(separator: "\n")
+  }
+
+  /// A double as a C literal that reads back to the same value.
+  static func cLiteral(_ v: Double) -> String {
+    let text = formatNumber(v)
+    return text.contains(".") || text.contains("e") || text.contains("E") ? text : text + ".0"
+  }
+
+  static func indented(_ code: String, by n: Int) -> String {
+    let pad = String(repeating: " ", count: n)
+    return code.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : pad + $0 }
+      .joined(separator: "\n") + (code.hasSuffix("\n") ? "" : "\n")
+  }
+}

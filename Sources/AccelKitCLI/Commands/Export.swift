@@ -1,0 +1,92 @@
+import AccelCore
+import AccelEvaluation
+import AccelGestures
+import AccelIO
+import ArgumentParser
+
+struct Export: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a detector as a single-header C99 library for firmware and apps.",
+    discussion: """
+      Writes DIR/accelkit_detector.h: the rule with its parameters baked in as constants, a state \
+      struct, PREFIX_init, PREFIX_push(state, t, x, y, z, &event) (seconds, g, Apple's axes, as \
+      detect-shakes reads a plain t,x,y,z CSV) returning 1 when an event ended, and PREFIX_finish. \
+      No allocation, no global state, nothing from the C library beyond math.h; it compiles as C99 \
+      and as C++. In double precision it gives the events detect-shakes gives; --precision float \
+      is for processors without a double-precision unit (docs/EXPORT.md says what it costs).
+
+      Examples/firmware/replay.c reads a CSV on stdin and prints detect-shakes' events CSV with \
+      the exported detector: cc -std=c99 -O2 -I DIR Examples/firmware/replay.c -o replay -lm. \
+      Rules whose constants depend on the sample rate (seismic's queue, orientation-change's \
+      low-pass, a cutoff or window in seconds) need --rate. Swift code uses the header through a \
+      C target (a module map), so there is no separate Swift export.
+
+      Examples:
+        accelkit export --rule swing -o detector
+        accelkit export --rule seismic --rate 100 --param sensitivity=1 -o detector
+        accelkit export --params-file tuned.params --rate 50 --precision float --prefix shake -o detector
+      """)
+
+  @Option(help: "The rule to export (see detect-shakes --list-params).", completion: .list(ShakeRules.names))
+  var rule: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "A learned model's directory (accelkit train's); not exportable yet.", valueName: "dir"))
+  var model: String?
+
+  @Option(
+    name: .customLong("param"),
+    help: ArgumentHelp(
+      "Set a rule parameter (repeatable); see detect-shakes --list-params.", valueName: "name=value"))
+  var params: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Read RULE.NAME=VALUE lines (as accelkit tune writes them); --param overrides.", valueName: "file"))
+  var paramsFile: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The traces' sample rate, for rules whose constants depend on it (as detect-shakes reports it).",
+      valueName: "hz"))
+  var rate: Double?
+
+  @Option(help: "The exported arithmetic: double (the events detect-shakes gives) or float.")
+  var precision: ExportSettings.Precision = .double
+
+  @Option(help: ArgumentHelp("The prefix of the header's symbols and macros.", valueName: "name"))
+  var prefix: String = ExportSettings.defaultPrefix
+
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp("The directory to write accelkit_detector.h in.", valueName: "dir"))
+  var output: String
+
+  func validate() throws {
+    if model != nil, rule != nil { throw ValidationError("give --rule or --model, not both") }
+    do { try ExportSettings.check(prefix: prefix) } catch let error as AccelError {
+      throw ValidationError(error.message)
+    }
+    if let rule, !ShakeRules.isDetector(rule) { throw ValidationError(ShakeRules.unknown(rule).message) }
+  }
+
+  func run() throws {
+    let setting = try DetectShakes.setting(
+      rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: nil)
+    var settings = ExportSettings()
+    settings.precision = precision
+    settings.prefix = prefix
+    settings.rate = rate
+    settings.command = Tune.commandLine()
+    settings.version = AccelKit.version
+    let exported = try DetectorExport.cHeader(setting, settings: settings)
+    for warning in exported.warnings { Diagnostics.warning(warning) }
+    try makeDirectories(output)
+    let file = try OutputFile(path: output + "/" + DetectorExport.headerName)
+    try file.write(exported.header)
+    try file.commit()
+  }
+}
+
+extension ExportSettings.Precision: ExpressibleByArgument {}

@@ -1,0 +1,303 @@
+import AccelCore
+import AccelEvaluation
+import AccelGestures
+import AccelIO
+import Foundation
+import TestSupport
+import Testing
+
+/// accelkit export: every rule's C header, compiled with Examples/firmware/replay.c by the
+/// system's C compiler, prints the events CSV detect-shakes prints, byte for byte, on the test
+/// set, on real recordings and on generated traces at random settings (a change to a rule in
+/// Swift that the exporter does not follow fails here).
+@Suite struct ExportCLITests {
+  static let rules = ["three-peak", "angular-change", "seismic", "swing", "orientation-change"]
+  static let replay = Paths.packageRoot + "/Examples/firmware/replay.c"
+
+  /// cc and g++ come from scripts/deps, clang and clang++ with the Swift toolchain.
+  static func compiler(_ name: String) throws -> String {
+    try #require(
+      Tools.path(name),
+      Comment(
+        rawValue: Tools.missing(
+          name, package: name.hasPrefix("clang") ? "nothing: clang comes with Swift" : "gcc and g++")))
+  }
+
+  /// Plain t,x,y,z copies (g, Apple's axes) of `traces` in `dir`, with the rate detect-shakes
+  /// works out for each (exactly: 1 / the median interval of the first block, to 9 digits).
+  static func plainCopies(_ traces: [String], in dir: String) throws -> [(path: String, rate: String)] {
+    var script = "set -e\n"
+    for (i, trace) in traces.enumerated() {
+      script += "ACCELKIT convert --channels acc '\(trace)' -o '\(dir)/\(i).csv'\n"
+    }
+    let result = try accelkit([], shell: script)
+    try #require(result.status == 0, "\(result.stderr)")
+    return try traces.indices.map { i in
+      let path = "\(dir)/\(i).csv"
+      return (
+        path, formatNumber(try TraceStream(path: path, settings: TraceReadSettings(), resample: nil).rate)
+      )
+    }
+  }
+
+  /// Exports `rule` with `params` at `rate`, compiles replay.c against it, runs it and
+  /// detect-shakes on every trace; returns the traces whose outputs differ, with both outputs.
+  static func differences(
+    rule: String, params: [String], traces: [(path: String, rate: String)], in dir: String,
+    precision: String = "double"
+  ) throws -> [String] {
+    let cc = try compiler("cc")
+    let byRate = Dictionary(grouping: traces.indices) { traces[$0].rate }
+    var script = "set -e\n"
+    let paramArgs = params.map { "--param '\($0)'" }.joined(separator: " ")
+    for (k, (rate, members)) in byRate.sorted(by: { $0.key < $1.key }).enumerated() {
+      let out = "\(dir)/\(rule)-\(precision)-\(k)"
+      script +=
+        "ACCELKIT export --rule \(rule) \(paramArgs) --rate \(rate) --precision \(precision) -o '\(out)'\n"
+      script +=
+        "'\(cc)' -std=c99 -O2 -Wall -Wextra -pedantic -Werror -I '\(out)' '\(replay)' -o '\(out)/replay' -lm\n"
+      for i in members {
+        script += "'\(out)/replay' < '\(traces[i].path)' > '\(traces[i].path).\(rule).c.csv'\n"
+        script +=
+          "ACCELKIT detect-shakes --rule \(rule) \(paramArgs) '\(traces[i].path)' > '\(traces[i].path).\(rule).swift.csv'\n"
+      }
+    }
+    let result = try accelkit([], shell: script)
+    try #require(result.status == 0, "\(result.stderr)")
+    var differing: [String] = []
+    for trace in traces {
+      let c = String(decoding: readFile(trace.path + ".\(rule).c.csv") ?? [], as: UTF8.self)
+      let swift = String(decoding: readFile(trace.path + ".\(rule).swift.csv") ?? [], as: UTF8.self)
+      if c != swift || !swift.hasPrefix("start,end,label,rule,") {
+        differing.append("\(rule) \(params) on \(trace.path):\n--- exported\n\(c)--- detect-shakes\n\(swift)")
+      }
+    }
+    return differing
+  }
+
+  static func testTraces() throws -> [String] {
+    let test = Paths.packageRoot + "/datasets/test"
+    let manifest = String(decoding: readFile(test + "/manifest.csv") ?? [], as: UTF8.self)
+    return manifest.split(separator: "\n").dropFirst().map { "\(test)/\($0.split(separator: ",")[0])" }
+  }
+
+  @Test func everyRuleGivesDetectShakesEventsOnTheTestSetAndRealRecordings() throws {
+    let dir = Paths.temporaryDirectory()
+    let real = ["st-mlc/shake.csv", "st-mlc/motion.csv", "broad/02_undisturbed_slow_rotation_B.csv.gz"].map {
+      Paths.packageRoot + "/datasets/real/" + $0
+    }
+    let traces = try Self.plainCopies(try Self.testTraces() + real, in: dir)
+    #expect(traces.count > 60)
+    var events = 0
+    for rule in Self.rules {
+      let differing = try Self.differences(rule: rule, params: [], traces: traces, in: dir)
+      #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
+      for trace in traces {
+        events +=
+          String(decoding: readFile(trace.path + ".\(rule).swift.csv") ?? [], as: UTF8.self)
+          .split(separator: "\n").count - 1
+      }
+    }
+    // Enough events that equality says something (every rule finds some).
+    #expect(events > 400, "\(events)")
+  }
+
+  /// Random settings of every parameter (around the defaults, within each one's range) on freshly
+  /// generated traces: the exported code follows every branch of the Swift rule.
+  @Test func randomSettingsAgreeOnGeneratedTraces() throws {
+    let dir = Paths.temporaryDirectory()
+    let generated = try accelkit(["generate", "-o", dir + "/gen", "--traces", "10", "--seed", "41"])
+    try #require(generated.status == 0, "\(generated.stderr)")
+    let traces = try Self.plainCopies((0..<10).map { String(format: "%@/gen/%03d.csv", dir, $0) }, in: dir)
+    var random = SeededRandom(seed: 7)
+    // Parameters whose default 0 switches them off, with the values they take when on.
+    let whenOn: [String: ClosedRange<Double>] = [
+      "three-peak.gravity_cutoff": 0.3...5, "angular-change.window_s": 0.04...0.3,
+    ]
+    let integral: Set<String> = ["movements", "flag", "pairs", "preset", "samples", "count"]
+    var tried = 0
+    for rule in Self.rules {
+      let rows = ShakeRules.parameterRows(try #require(ShakeRules.named(rule)))
+      var settings = 0
+      var attempts = 0
+      while settings < 4 && attempts < 40 {
+        attempts += 1
+        let params = rows.map { row -> String in
+          var value: Double
+          if let on = whenOn["\(rule).\(row.name)"] {
+            value = Bool.random(using: &random) ? 0 : Double.random(in: on, using: &random)
+          } else if row.unit == "flag" || row.unit == "preset" {
+            value = Double(
+              Int.random(in: Int(row.range.lowerBound)...Int(row.range.upperBound), using: &random))
+          } else {
+            value = row.defaultValue * Double.random(in: 0.6...1.6, using: &random)
+          }
+          value = min(row.range.upperBound, max(row.range.lowerBound, value))
+          if integral.contains(row.unit) { value = max(row.range.lowerBound, value.rounded()) }
+          // Gravity from the gyroscope is not exported (the copies have none anyway).
+          if row.name == "gyro" { value = 0 }
+          return "\(row.name)=\(value)"
+        }
+        // A setting the rule refuses (min_hz above max_hz, ...) is drawn again.
+        let check = try accelkit(
+          ["export", "--rule", rule, "--rate", "100", "-o", dir + "/probe"]
+            + params.flatMap { ["--param", $0] })
+        guard check.status == 0 else { continue }
+        settings += 1
+        tried += 1
+        let differing = try Self.differences(rule: rule, params: params, traces: traces, in: dir)
+        #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
+      }
+    }
+    #expect(tried == 4 * Self.rules.count)
+  }
+}
+
+extension ExportCLITests {
+  /// Every header, in both precisions, compiles without a warning as C99 and as C++ with both
+  /// compilers; two detectors with different prefixes live in one program; nothing allocates and
+  /// nothing is static but the functions.
+  @Test func headersBuildCleanlyAndTwoLiveInOneProgram() throws {
+    let dir = Paths.temporaryDirectory()
+    let compilers = [
+      ("cc", "-std=c99"), ("clang", "-std=c99"), ("g++", "-std=c++11"), ("clang++", "-std=c++11"),
+    ]
+    for (name, _) in compilers { _ = try Self.compiler(name) }
+    var script = "set -e\n"
+    for rule in Self.rules {
+      for precision in ExportSettings.Precision.allCases {
+        let out = "\(dir)/\(rule)-\(precision)"
+        script +=
+          "ACCELKIT export --rule \(rule) --rate 50 --precision \(precision) --prefix p_\(precision) -o '\(out)'\n"
+        script +=
+          "printf '#include \"accelkit_detector.h\"\\nint main(void) { p_\(precision)_state s; p_\(precision)_event e; p_\(precision)_init(&s); return p_\(precision)_push(&s, 0, 0, 0, -1, &e) + p_\(precision)_finish(&s, &e); }\\n' > '\(out)/main.c'\n"
+        for (cc, std) in compilers {
+          let language = cc.hasSuffix("++") ? "-x c++" : ""
+          script +=
+            "\(cc) \(std) -Wall -Wextra -pedantic -Werror \(language) -I '\(out)' '\(out)/main.c' -o '\(out)/main' -lm\n"
+        }
+      }
+    }
+    // Two detectors, one program: the prefixes keep their symbols and macros apart.
+    script += """
+      printf '#include "\(dir)/swing-double/accelkit_detector.h"\\n#include "\(dir)/seismic-float/accelkit_detector.h"\\nint main(void) { p_double_state a; p_float_state b; p_double_init(&a); p_float_init(&b); return 0; }\\n' > '\(dir)/two.c'
+      cc -std=c99 -Wall -Wextra -pedantic -Werror '\(dir)/two.c' -o '\(dir)/two' -lm
+
+      """
+    let result = try accelkit([], shell: script)
+    #expect(result.status == 0, "\(result.stderr)")
+    for rule in Self.rules {
+      let header = String(
+        decoding: readFile("\(dir)/\(rule)-double/accelkit_detector.h") ?? [], as: UTF8.self)
+      #expect(header.contains("p_double_push"))
+      #expect(!header.contains("ak_detector") && !header.contains("AK_DETECTOR"), "a symbol left unprefixed")
+      for word in ["malloc", "calloc", "free(", "#include <stdio", "#include <stdlib"] {
+        #expect(!header.contains(word), "\(rule): \(word)")
+      }
+      for line in header.split(separator: "\n") where line.contains("static") && !line.hasPrefix(" *") {
+        #expect(line.hasPrefix("static inline "), "\(rule): \(line)")
+      }
+    }
+  }
+
+  @Test func exportRefusesWhatItCannotWrite() throws {
+    let dir = Paths.temporaryDirectory()
+    let noRate = try accelkit(["export", "--rule", "seismic", "-o", dir + "/a"])
+    #expect(noRate.status == 64 && noRate.stderr.contains("--rate"), "\(noRate.stderr)")
+    #expect(!fileExists(dir + "/a/accelkit_detector.h"))
+    let prefix = try accelkit(["export", "--rule", "swing", "--prefix", "9lives", "-o", dir + "/b"])
+    #expect(prefix.status == 64 && prefix.stderr.contains("--prefix"), "\(prefix.stderr)")
+    let unknown = try accelkit(["export", "--rule", "wobble", "-o", dir + "/c"])
+    #expect(unknown.status == 64 && unknown.stderr.contains("unknown rule"), "\(unknown.stderr)")
+    let model = try accelkit(["export", "--rule", "learned-shake", "-o", dir + "/d"])
+    #expect(model.status == 64 && model.stderr.contains("cannot be exported yet"), "\(model.stderr)")
+    let badParam = try accelkit(["export", "--rule", "swing", "--param", "min_hz=20", "-o", dir + "/e"])
+    #expect(badParam.status == 64 && badParam.stderr.contains("min_hz"), "\(badParam.stderr)")
+    writeFile(dir + "/file", "")
+    let blocked = try accelkit(["export", "--rule", "swing", "-o", dir + "/file"])
+    #expect(blocked.status == 73, "\(blocked.status) \(blocked.stderr)")
+    // Rate-free rules need no --rate; the gyroscope option that is not exported is said so.
+    let gyro = try accelkit(["export", "--rule", "orientation-change", "--rate", "100", "-o", dir + "/f"])
+    #expect(gyro.status == 0 && gyro.stderr.contains("gyro"), "\(gyro.stderr)")
+    let plain = try accelkit(["export", "--rule", "swing", "-o", dir + "/g"])
+    #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+    // The same command writes the same bytes.
+    let again = try accelkit(["export", "--rule", "swing", "-o", dir + "/h"])
+    #expect(again.status == 0)
+    let first = String(decoding: readFile(dir + "/g/accelkit_detector.h") ?? [], as: UTF8.self)
+    let second = String(decoding: readFile(dir + "/h/accelkit_detector.h") ?? [], as: UTF8.self)
+    #expect(
+      first.replacingOccurrences(of: dir + "/g", with: "")
+        == second.replacingOccurrences(of: dir + "/h", with: ""))
+  }
+
+  /// The F1 each rule (default parameters) loses in float on the test set, against its
+  /// annotations, as `DetectorExport.floatF1Change` records it and float headers print it.
+  @Test func floatLossIsWhatTheHeadersSay() throws {
+    let dir = Paths.temporaryDirectory()
+    let test = Paths.packageRoot + "/datasets/test"
+    let names = try Self.testTraces()
+    let traces = try Self.plainCopies(names, in: dir)
+    let manifest = String(decoding: readFile(test + "/manifest.csv") ?? [], as: UTF8.self).split(
+      separator: "\n")
+    let eventsFiles = manifest.dropFirst().map { "\(test)/\($0.split(separator: ",")[1])" }
+    var report = ""
+    for rule in Self.rules {
+      var f1 = [Double?]()
+      var events = [[[LabeledInterval]]]()
+      let label = ShakeRules.named(rule)!.labels[0]
+      for precision in ["double", "float"] {
+        _ = try Self.differences(rule: rule, params: [], traces: traces, in: dir, precision: precision)
+        var total = Metrics()
+        var found = [[LabeledInterval]]()
+        var annotated = false
+        for (i, trace) in traces.enumerated() {
+          found.append(try EventsFile.read(path: trace.path + ".\(rule).c.csv"))
+          let truth = try EventsFile.read(path: eventsFiles[i])
+          annotated = annotated || truth.contains { $0.label == label }
+          let m = Metrics.evaluate(
+            detections: found[i], annotations: truth, label: label, tolerance: 0.25, includeCancelled: false,
+            duration: 0
+          ).0
+          total.tp += m.tp
+          total.fp += m.fp
+          total.fn += m.fn
+        }
+        f1.append(annotated ? total.f1 : nil)
+        events.append(found)
+      }
+      // Float's events against double's, as detections against annotations.
+      var agreement = Metrics()
+      var moved = 0
+      for i in traces.indices {
+        let m = Metrics.evaluate(
+          detections: events[1][i], annotations: events[0][i], label: label, tolerance: 0.25,
+          includeCancelled: true,
+          duration: 0
+        ).0
+        agreement.tp += m.tp
+        agreement.fp += m.fp
+        agreement.fn += m.fn
+        moved +=
+          zip(events[0][i], events[1][i]).filter {
+            abs($0.start - $1.start) > 1e-9 || abs($0.end - $1.end) > 1e-9
+          }.count
+      }
+      let change = f1[0].flatMap { d in f1[1].map { $0 - d } }
+      report +=
+        "\(rule): f1 double \(f1[0].map { "\($0)" } ?? "-") float \(f1[1].map { "\($0)" } ?? "-"), "
+        + "float vs double events: f1 \(agreement.f1) (\(agreement.tp + agreement.fn) double events, \(moved) moved by more than 1e-9 s)\n"
+      let recorded = try #require(DetectorExport.floatCost[rule], "no float figure recorded for \(rule)")
+      #expect(
+        (recorded.f1Change == nil) == (change == nil),
+        "\(rule): \(String(describing: recorded.f1Change)) \(String(describing: change))")
+      if let a = recorded.f1Change, let b = change {
+        #expect(abs(a - b) < 5e-5, "\(rule): recorded \(a), measured \(b)")
+      }
+      #expect(
+        abs(recorded.agreement - agreement.f1) < 5e-5,
+        "\(rule): recorded \(recorded.agreement), measured \(agreement.f1)")
+    }
+    print(report)
+  }
+}
