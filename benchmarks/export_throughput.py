@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""The throughput of every exported detector (accelkit export + Examples/firmware/bench.c) on the
+benchmark trace, beside detect-shakes on the same trace as a whole process.
+
+    python3 benchmarks/export_throughput.py [--rows N] [--precision double|float]
+
+The trace is benchmarks/run.py's (100 Hz walking with shakes, under benchmarks/work/); bench.c holds it in memory and
+times push over it for at least a second, so the figure is the detector's alone (no parsing).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import run  # noqa: E402  (the benchmark's trace generator and the binary's path)
+
+RULES = ["three-peak", "angular-change", "seismic", "swing", "orientation-change"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--precision", choices=["double", "float"], default="double")
+    args = parser.parse_args()
+    # As benchmarks/run.py builds it (the Swift runtime linked in).
+    subprocess.check_call(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path",
+                           os.path.join(ROOT, ".build-static"), "--product", "accelkit"], cwd=ROOT,
+                          stdout=subprocess.DEVNULL)
+    accelkit = os.path.join(ROOT, ".build-static", "release", "accelkit")
+    trace, _ = run.generate(args.rows)
+    with tempfile.TemporaryDirectory() as work:
+        print(f"{args.rows} samples at 100 Hz, {args.precision}; cc -std=c99 -O2")
+        print(f"{'rule':20} {'exported (samples/s)':>22} {'detect-shakes (samples/s)':>26}")
+        for rule in RULES:
+            out = os.path.join(work, rule)
+            subprocess.run([accelkit, "export", "--rule", rule, "--rate", "100", "--precision", args.precision,
+                            "-o", out], check=True, stderr=subprocess.DEVNULL)
+            subprocess.run(["cc", "-std=c99", "-O2", "-I", out, os.path.join(ROOT, "Examples/firmware/bench.c"),
+                            "-o", os.path.join(out, "bench"), "-lm"], check=True)
+            line = subprocess.run([os.path.join(out, "bench"), trace], check=True, capture_output=True,
+                                  text=True).stdout.strip()
+            exported = float(line.split(": ")[1].split(" ")[0])
+            start = time.perf_counter()
+            subprocess.run([accelkit, "detect-shakes", "--rule", rule, trace, "-o", os.path.join(work, "e.csv")],
+                           check=True)
+            whole = args.rows / (time.perf_counter() - start)
+            print(f"{rule:20} {exported:>22.3g} {whole:>26.3g}")
+
+
+if __name__ == "__main__":
+    main()
