@@ -24,7 +24,7 @@ struct Export: ParsableCommand {
       Examples:
         accelkit export --rule swing -o detector
         accelkit export --rule seismic --rate 100 --param sensitivity=1 -o detector
-        accelkit export --params-file tuned.params --rate 50 --precision float --prefix shake -o detector
+        accelkit export --rule angular-change --param window_s=0.1 --rate 50 --precision float --prefix shake -o detector
       """)
 
   @Option(help: "The rule to export (see detect-shakes --list-params).", completion: .list(ShakeRules.names))
