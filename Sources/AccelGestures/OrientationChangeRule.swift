@@ -52,9 +52,10 @@ public struct OrientationChangeRule: ShakeRule {
   }
 
   private var stage: OrientationStage
-  /// The gravity low-pass factor per sample at the rate, and the settings (what an export bakes in).
+  /// The gravity low-pass factor per sample at the rate (what an export bakes in).
   let alpha: Double
-  let settings: OrientationSettings
+  /// The stage's settings: gravity, classifier, settle time.
+  var settings: OrientationSettings { stage.settings }
 
   public init(rate: Double, configuration c: Configuration = Configuration()) throws {
     var settings = OrientationSettings()
@@ -66,7 +67,6 @@ public struct OrientationChangeRule: ShakeRule {
       hysteresis: c.hysteresisDegrees)
     stage = try OrientationStage(settings, rate: rate)
     alpha = try ExponentialSetting.cutoff(c.gravityCutoffHz).alpha(rate: rate)
-    self.settings = settings
   }
 
   public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {

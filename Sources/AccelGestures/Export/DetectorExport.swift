@@ -128,10 +128,8 @@ public enum DetectorExport {
   /// Every parameter of the setting's rule with its value (the defaults included), in the table's
   /// order.
   static func parameterValues(_ setting: RuleSetting) -> [(name: String, value: Double, unit: String)] {
-    guard let rule = ShakeRules.named(setting.rule) else {
-      return setting.assignments.map { ($0.name, $0.value, "") }
-    }
-    return ShakeRules.parameterRows(rule).map { row in
+    let rows = ShakeRules.named(setting.rule).map { ShakeRules.parameterRows($0) } ?? []
+    return rows.map { row in
       (row.name, setting.assignments.first { $0.name == row.name }?.value ?? row.defaultValue, row.unit)
     }
   }

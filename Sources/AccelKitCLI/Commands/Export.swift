@@ -48,7 +48,7 @@ struct Export: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "The traces' sample rate, for rules whose constants depend on it (as detect-shakes reports it).",
+      "The recorder's sample rate, for rules whose constants depend on it (give detect-shakes the same --rate to compare exactly).",
       valueName: "hz"))
   var rate: Double?
 
