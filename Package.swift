@@ -107,7 +107,7 @@ let package = Package(
       name: "AccelKitCLITests",
       dependencies: [
         "AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "AccelGestures",
-        "AccelEvaluation",
+        "AccelEvaluation", "AccelLearning",
         "TestSupport",
       ]
     ),

@@ -19,7 +19,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import run  # noqa: E402  (the benchmark's trace generator and the binary's path)
 
-RULES = ["three-peak", "angular-change", "seismic", "swing", "orientation-change"]
+RULES = ["three-peak", "angular-change", "seismic", "swing", "orientation-change", "learned-shake"]
 
 
 def main():

@@ -5,8 +5,8 @@
  *   cc -std=c99 -O2 -I detector Examples/firmware/replay.c -o replay -lm
  *   ./replay < trace.csv > events.csv
  *
- * The input is t,x,y,z[,gx,gy,gz] (seconds, g, Apple's axes; a header line is skipped; the
- * gyroscope columns are read and ignored, as the exported rules use none). Numbers are printed in
+ * The input is t,x,y,z[,gx,gy,gz] (seconds, g, Apple's axes, rad/s; a header line is skipped);
+ * rows with the gyroscope go to push_gyro, which a detector that reads none treats as push. Numbers are printed in
  * their shortest form that reads back to the same value. A malformed row ends the run with its
  * line and column on stderr and exit status 65.
  */
@@ -76,11 +76,17 @@ int main(void) {
       fprintf(stderr, "Error: stdin:%ld:%ld: expected t,x,y,z or t,x,y,z,gx,gy,gz\n", number, (long)(p - line) + 1);
       return 65;
     }
-    if (ak_detector_push(state, (ak_detector_real)v[0], (ak_detector_real)v[1], (ak_detector_real)v[2],
-                         (ak_detector_real)v[3], &event))
-      print_event(&event);
+    if (n == 7 ? ak_detector_push_gyro(state, (ak_detector_real)v[0], (ak_detector_real)v[1], (ak_detector_real)v[2],
+                                       (ak_detector_real)v[3], (ak_detector_real)v[4], (ak_detector_real)v[5],
+                                       (ak_detector_real)v[6], &event)
+               : ak_detector_push(state, (ak_detector_real)v[0], (ak_detector_real)v[1], (ak_detector_real)v[2],
+                                  (ak_detector_real)v[3], &event))
+      do print_event(&event);
+      while (ak_detector_next(state, &event));
   }
-  if (ak_detector_finish(state, &event)) print_event(&event);
+  if (ak_detector_finish(state, &event))
+    do print_event(&event);
+    while (ak_detector_next(state, &event));
   free(state);
   return 0;
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// `max_duration_s`, `merge_gap_s`), set for every label the model emits; the model's own
 /// values are the defaults.
 public struct ModelDetector: ShakeDetector {
-  private var runner: ModelRunner
+  var runner: ModelRunner
 
   public init(model: LearnedModel, decoding: [ProbabilityDecoder.Configuration]) throws {
     runner = try ModelRunner(model: model, decoding: decoding)

@@ -18,7 +18,7 @@ public struct FeatureExtractor {
   /// The longest interval that is interpolated across.
   public static let maximumGapSeconds = 1.0
   /// Crossings count only once the signal has moved this far past the level (g, or rad/s).
-  static let crossingHysteresis = 0.02
+  public static let crossingHysteresis = 0.02
 
   private let signalCount: Int
   private let capacity: Int
@@ -82,8 +82,8 @@ public struct FeatureExtractor {
     capacity = windowSamples.max()!
     shortest = windowSamples.min()!
     hop = spec.hopSamples
-    step = 1 / spec.rateHz
-    alpha = 1 - exp(-step / spec.gravityTauSeconds)
+    step = spec.step
+    alpha = spec.gravityAlpha
     ring = [Double](repeating: 0, count: signalCount * 2 * capacity)
     maxima = [Double](repeating: -.infinity, count: signalCount * 2 * capacity)
     sides = [Int8](repeating: 0, count: signalCount * 2 * capacity)
@@ -91,34 +91,15 @@ public struct FeatureExtractor {
     lastSide = [Int](repeating: 0, count: signalCount)
     turnCount = [Int](repeating: 0, count: signalCount)
     row = [Double](repeating: 0, count: spec.names.count)
-    transforms = windowSamples.map { RealFFTPair(size: Self.transformSize($0)) }
+    transforms = windowSamples.map { RealFFTPair(size: FeatureSpec.transformSize($0)) }
     tapers = [Double](repeating: 0, count: signalCount * capacity)
-    powers = [Double](repeating: 0, count: 2 * (Self.transformSize(capacity) / 2 + 1))
+    powers = [Double](repeating: 0, count: 2 * (FeatureSpec.transformSize(capacity) / 2 + 1))
     spectralSlots = [Int](repeating: -1, count: signalCount)
     hann = windowSamples.map { _ in [] }
     let signed = spec.signals.map { FeatureSpec.signedSignals.contains($0) }
     signedSignals = signed
     signedIndices = signed.indices.filter { signed[$0] }
-    // Each band's bins, low <= f < high, for each width's transform.
-    bandBins = windowSamples.map { n in
-      let size = Self.transformSize(n)
-      let resolution = spec.rateHz / Double(size)
-      return spec.bands.map { band in
-        let bins = (1..<(size / 2 + 1)).filter {
-          let f = Double($0) * resolution
-          return f >= band.low && f < band.high
-        }
-        return bins.isEmpty ? nil : bins.first!...bins.last!
-      }
-    }
-  }
-
-  /// A window of n samples is zero-padded to the next power of two (at least 2n, for a finer
-  /// frequency grid).
-  static func transformSize(_ n: Int) -> Int {
-    var size = 1
-    while size < 2 * n { size <<= 1 }
-    return size
+    bandBins = windowSamples.map { spec.bandBins(windowSamples: $0) }
   }
 
   /// The last `count` values of signal `s` on the grid, oldest first (at most the longest

@@ -1,5 +1,11 @@
 import AccelCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What the features of a learned detector are: the windows (in seconds, so that a model does not
 /// depend on the sample rate), the signals and the frequency bands. A model directory keeps it
 /// beside the classifier, so detection computes exactly the features training saw.
@@ -42,7 +48,7 @@ public struct FeatureSpec: Equatable, Sendable {
   public static let accelerationSignals = ["x", "y", "z", "norm", "vert", "horiz"]
   public static let gyroscopeSignals = ["gx", "gy", "gz", "gnorm"]
   /// Signals that swing about zero (zero crossings are counted on them only).
-  static let signedSignals: Set<String> = ["x", "y", "z", "vert", "gx", "gy", "gz"]
+  public static let signedSignals: Set<String> = ["x", "y", "z", "vert", "gx", "gy", "gz"]
 
   public var signals: [String] { Self.accelerationSignals + (gyroscope ? Self.gyroscopeSignals : []) }
 
@@ -107,8 +113,36 @@ public struct FeatureSpec: Equatable, Sendable {
   }
 
   /// Samples per window of each width, and per hop, on the grid.
-  var windowSamples: [Int] { widthsSeconds.map { max(4, Int(($0 * rateHz).rounded())) } }
-  var hopSamples: Int { max(1, Int((hopSeconds * rateHz).rounded())) }
+  public var windowSamples: [Int] { widthsSeconds.map { max(4, Int(($0 * rateHz).rounded())) } }
+  public var hopSamples: Int { max(1, Int((hopSeconds * rateHz).rounded())) }
+  /// The grid's interval (s).
+  public var step: Double { 1 / rateHz }
+  /// Each gravity low-pass's weight of a new sample on the grid.
+  public var gravityAlpha: Double { 1 - exp(-step / gravityTauSeconds) }
+  /// Half the shortest window (s): a row's centre is its end minus this.
+  public var halfShortestSeconds: Double { Double(windowSamples.min()! - 1) / rateHz / 2 }
+
+  /// A window of n samples is zero-padded to the next power of two (at least 2n, for a finer
+  /// frequency grid).
+  public static func transformSize(_ n: Int) -> Int {
+    var size = 1
+    while size < 2 * n { size <<= 1 }
+    return size
+  }
+
+  /// Each band's bins (low <= f < high) in the transform of a window of n samples; nil for a
+  /// band no bin falls in.
+  public func bandBins(windowSamples n: Int) -> [ClosedRange<Int>?] {
+    let size = Self.transformSize(n)
+    let resolution = rateHz / Double(size)
+    return bands.map { band in
+      let bins = (1..<(size / 2 + 1)).filter {
+        let f = Double($0) * resolution
+        return f >= band.low && f < band.high
+      }
+      return bins.isEmpty ? nil : bins.first!...bins.last!
+    }
+  }
 
   // MARK: JSON
 

@@ -152,8 +152,11 @@ public struct ModelRunner {
     self.model = model
     extractor = try FeatureExtractor(spec: model.spec)
     decoders = (decoding ?? model.decoding).map { ProbabilityDecoder(configuration: $0) }
-    halfWidth = Double(model.spec.windowSamples.min()! - 1) / model.spec.rateHz / 2
+    halfWidth = model.spec.halfShortestSeconds
   }
+
+  /// Each label's event decoding, as this runner decodes.
+  public var decoding: [ProbabilityDecoder.Configuration] { decoders.map(\.configuration) }
 
   /// Feeds a block; returns the events it completes with their labels, in order of completion.
   public mutating func process(_ block: SampleBlock) -> [(label: String, event: ProbabilityDecoder.Event)] {

@@ -172,6 +172,34 @@ public struct TreeEnsemble: Sendable, Equatable {
 
   static func logistic(_ x: Float) -> Float { 1 / (1 + expf(-x)) }
 
+  /// A node as the trees hold it, for writing them elsewhere (`accelkit export`): an inner node
+  /// sends a feature value below `value` to `left` and a missing one to its default side; a
+  /// leaf (`left` nil) holds its value.
+  public struct Split: Sendable {
+    public let left: Int?
+    public let right: Int
+    public let feature: Int
+    public let value: Float
+    public let defaultLeft: Bool
+  }
+
+  /// The base margin and every tree's nodes (children as indices into the tree's own nodes,
+  /// root first), in the order their leaves are added.
+  public var structure: (baseMargin: Float, trees: [[Split]]) {
+    let ends = roots.dropFirst().map(Int.init) + [nodes.count]
+    let trees = zip(roots.map(Int.init), ends).map { start, end in
+      (start..<end).map { i in
+        let node = nodes[i]
+        return node.left == Int32(i)
+          ? Split(left: nil, right: 0, feature: 0, value: node.value, defaultLeft: true)
+          : Split(
+            left: Int(node.left) - start, right: Int(node.right) - start, feature: Int(node.feature),
+            value: node.value, defaultLeft: node.defaultLeft)
+      }
+    }
+    return (baseMargin, trees)
+  }
+
   /// How often each feature splits a node, over every tree (XGBoost's "weight" importance).
   public var splitCounts: [Int] {
     var counts = [Int](repeating: 0, count: featureNames.count)

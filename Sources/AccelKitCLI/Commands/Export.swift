@@ -8,9 +8,12 @@ struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Write a detector as a single-header C99 library for firmware and apps.",
     discussion: """
-      Writes DIR/accelkit_detector.h: the rule with its parameters baked in as constants, a state \
-      struct, PREFIX_init, PREFIX_push(state, t, x, y, z, &event) (seconds, g, Apple's axes, as \
-      detect-shakes reads a plain t,x,y,z CSV) returning 1 when an event ended, and PREFIX_finish. \
+      Writes DIR/accelkit_detector.h: the rule with its parameters baked in as constants (or a \
+      learned model: its features computed as detect-shakes computes them, its trees as code), a \
+      state struct, PREFIX_init, PREFIX_push(state, t, x, y, z, &event) (seconds, g, Apple's axes, \
+      as detect-shakes reads a plain t,x,y,z CSV) returning 1 when an event ended, \
+      PREFIX_push_gyro with the gyroscope (rad/s), PREFIX_next for further events the same call \
+      ended, and PREFIX_finish. \
       No allocation, no global state, nothing from the C library beyond math.h; it compiles as C99 \
       and as C++. In double precision it gives the events detect-shakes gives; --precision float \
       is for processors without a double-precision unit (docs/EXPORT.md says what it costs).
@@ -23,6 +26,7 @@ struct Export: ParsableCommand {
 
       Examples:
         accelkit export --rule swing -o detector
+        accelkit export --rule learned-shake --param on=0.999 -o detector
         accelkit export --rule seismic --rate 100 --param sensitivity=1 -o detector
         accelkit export --rule angular-change --param window_s=0.1 --rate 50 --precision float --prefix shake -o detector
       """)
@@ -32,7 +36,8 @@ struct Export: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "A learned model's directory (accelkit train's); not exportable yet.", valueName: "dir"))
+      "A learned model's directory (accelkit train's) instead of a rule; --param sets its decoding.",
+      valueName: "dir"))
   var model: String?
 
   @Option(

@@ -1,0 +1,736 @@
+import AccelCore
+import AccelLearning
+
+/// A learned model in C: the feature extractor's grid, gravity, rings and window statistics in
+/// the Swift extractor's order of operations (the four-lane sums included), a radix-2 FFT in
+/// place of FFTW, every tree as nested comparisons in single precision as XGBoost evaluates
+/// them, and each label's probability decoder. The FFT rounds differently from FFTW's (the
+/// spectral features agree to about 1e-15 relative), so a feature within that of a tree's
+/// threshold could go the other way; the tests compare events on the test set, recordings and
+/// models trained with other specifications.
+extension ModelDetector: CExportable {
+  var exportUsesRate: Bool { false }
+
+  func cParts() -> CDetectorParts {
+    let model = runner.model
+    let spec = model.spec
+    let decoding = runner.decoding
+    let widths = spec.windowSamples
+    let signals = spec.signals.count
+    let bandCount = spec.bands.count
+    let labels = model.labels.count
+    // Rows one push can complete: every grid point of the longest interpolated interval.
+    let gridPoints = Int((FeatureExtractor.maximumGapSeconds * spec.rateHz).rounded(.up)) + 1
+    let queue = labels * (gridPoints / spec.hopSamples + 2)
+    let transform = FeatureSpec.transformSize(widths.max()!)
+
+    func list<T>(_ values: [T], _ text: (T) -> String) -> String { values.map(text).joined(separator: ", ") }
+    func real(_ v: Double) -> String { "(ak_detector_real)\(DetectorExport.cLiteral(v))" }
+    let bins = widths.map { spec.bandBins(windowSamples: $0) }
+    var tables = """
+      /* Each window's samples on the grid and its transform's size. */
+      static const int ak_detector_width_samples[AK_DETECTOR_WIDTHS] = {\(list(widths) { "\($0)" })};
+      static const int ak_detector_transform_size[AK_DETECTOR_WIDTHS] = {\(list(widths) { "\(FeatureSpec.transformSize($0))" })};
+      /* Each band's first and last bin in each window's transform (-1: no bin; one spare column). */
+      static const int ak_detector_band_low[AK_DETECTOR_WIDTHS][AK_DETECTOR_BANDS + 1] = {\(list(bins) { "{\(list($0) { "\($0?.lowerBound ?? -1)" }), -1}" })};
+      static const int ak_detector_band_high[AK_DETECTOR_WIDTHS][AK_DETECTOR_BANDS + 1] = {\(list(bins) { "{\(list($0) { "\($0?.upperBound ?? -1)" }), -1}" })};
+      /* The signals, in the features' order: \(spec.signals.joined(separator: ", ")); 1 for those that swing about zero. */
+      static const int ak_detector_signed[AK_DETECTOR_SIGNALS] = {\(list(spec.signals) { FeatureSpec.signedSignals.contains($0) ? "1" : "0" })};
+      /* Each label's event decoding. */
+      static const char *const ak_detector_labels[AK_DETECTOR_LABELS] = {\(list(model.labels) { "\"\($0)\"" })};
+
+      """
+    for (name, key) in [
+      ("on", "on"), ("off", "off"), ("min_duration", "min_duration_s"), ("max_duration", "max_duration_s"),
+      ("merge_gap", "merge_gap_s"),
+    ] {
+      tables +=
+        "static const ak_detector_real ak_detector_\(name)[AK_DETECTOR_LABELS] = {\(list(decoding) { real($0.value(of: key)!) })};\n"
+    }
+    let structure = model.classifiers.map(\.structure)
+    return CDetectorParts(
+      constants: [
+        ("RATE_HZ", .real(spec.rateHz), "the features' grid (Hz)"),
+        ("STEP_S", .real(spec.step), "the grid's interval (s)"),
+        (
+          "MAX_GAP_S", .real(FeatureExtractor.maximumGapSeconds),
+          "a longer interval starts the grid afresh (s)"
+        ),
+        ("ALPHA", .real(spec.gravityAlpha), "each gravity low-pass' weight of a new grid sample"),
+        ("HYSTERESIS", .real(FeatureExtractor.crossingHysteresis), "crossings count past this (g, rad/s)"),
+        ("HALF_WIDTH_S", .real(spec.halfShortestSeconds), "a row's centre is its end minus this (s)"),
+        ("SIGNALS", .integer(signals), "signals per grid sample"),
+        ("WIDTHS", .integer(widths.count), "window widths"),
+        ("CAPACITY", .integer(widths.max()!), "samples of the longest window"),
+        ("SHORTEST", .integer(widths.min()!), "samples of the shortest window: the first row needs them"),
+        ("HOP", .integer(spec.hopSamples), "grid samples between rows"),
+        ("BANDS", .integer(bandCount), "frequency bands per signal"),
+        ("FEATURES", .integer(spec.names.count), "features per row"),
+        ("TRANSFORM", .integer(transform), "the longest window's transform (zero-padded)"),
+        ("LABELS", .integer(labels), "labels, one classifier each"),
+        ("QUEUE", .integer(queue), "events one push can end (after an interval of MAX_GAP_S)"),
+      ],
+      types: Self.types + "\n" + tables,
+      state: Self.state,
+      initialize: Self.initialize,
+      helpers: Self.helpers + "\n" + Self.trees(structure, names: spec.names) + Self.classify(labels: labels),
+      push:
+        "return ak_detector_read(s, t, x, y, z, (ak_detector_real)NAN, (ak_detector_real)NAN, (ak_detector_real)NAN, e);",
+      pushGyroscope: spec.gyroscope
+        ? "s->has_gyroscope = 1;\nreturn ak_detector_read(s, t, x, y, z, gx, gy, gz, e);"
+        : "(void)gx;\n(void)gy;\n(void)gz;\nreturn ak_detector_push(s, t, x, y, z, e);",
+      next: """
+        if (s->queued == 0) return 0;
+        *e = s->queue[s->queue_head];
+        s->queue_head = (s->queue_head + 1) % AK_DETECTOR_QUEUE;
+        s->queued--;
+        return 1;
+        """,
+      finish: """
+        int l;
+        for (l = 0; l < AK_DETECTOR_LABELS; l++) {
+          if (s->decoders[l].is_open) ak_detector_close(&s->decoders[l]);
+          ak_detector_release(s, l);
+        }
+        return ak_detector_next(s, e);
+        """,
+      notes: [
+        "Features: \(spec.names.count) per row over windows of \(spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s every \(formatNumber(spec.hopSeconds)) s on a \(formatNumber(spec.rateHz)) Hz grid\(spec.gyroscope ? ", the gyroscope's included (push_gyro)" : "");",
+        "\(structure.map(\.trees.count).reduce(0, +)) trees. The state holds the windows: sizeof(ak_detector_state) bytes (about \(Self.stateBytes(signals: signals, capacity: widths.max()!, transform: transform, features: spec.names.count) / 1024) KiB with 8-byte doubles and longs).",
+        "Events are timed to the microsecond, as detect-shakes times a model's.",
+      ],
+      parameters: zip(model.labels, decoding).flatMap { label, c in
+        c.parameterRows.map { (name: "\(label).\($0.name)", value: $0.defaultValue, unit: $0.unit) }
+      },
+      usesGyroscope: spec.gyroscope)
+  }
+
+  /// What the state takes, roughly (for the header's note).
+  static func stateBytes(signals: Int, capacity: Int, transform: Int, features: Int) -> Int {
+    signals * 2 * capacity * (8 + 8 + 8 + 1) + signals * capacity * 8 + 2 * capacity * 8 + 4 * transform * 8
+      + features * 12
+  }
+
+  static let types = """
+    /* A decoded event while it is open or waits for the merge gap to pass. */
+    typedef struct {
+      ak_detector_real start, end;
+      long windows;
+    } ak_detector_decoded;
+
+    /* One label's decoder: the event open, and the one waiting. */
+    typedef struct {
+      int is_open, has_open_reported, is_pending, has_pending_reported;
+      ak_detector_decoded open, pending;
+      ak_detector_real open_reported, pending_reported;
+    } ak_detector_decoder;
+
+    """
+
+  static let state = """
+    /* The grid: its origin, the next point's index, the previous reading (t, x, y, z, gx, gy, gz). */
+    int has_origin, has_gyroscope;
+    ak_detector_real origin;
+    long next_index;
+    ak_detector_real previous[7];
+    /* Gravity: two cascaded one-pole low-passes. */
+    int gravity_started;
+    ak_detector_real g1[3], g2[3];
+    /* The last CAPACITY values of every signal, each written twice (at head and head + CAPACITY)
+       so that a window is one run; a value's local maximum (or minus infinity); the signed
+       signals' side of zero (-1, 0, 1) and the turns of side so far. */
+    ak_detector_real ring[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
+    ak_detector_real maxima[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
+    signed char sides[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
+    long turns[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
+    int last_side[AK_DETECTOR_SIGNALS];
+    long turn_count[AK_DETECTOR_SIGNALS];
+    int head, filled, since_row;
+    long rows_in_segment;
+    /* A row and its scratch space. */
+    ak_detector_real row[AK_DETECTOR_FEATURES];
+    float features[AK_DETECTOR_FEATURES];
+    ak_detector_real taper[AK_DETECTOR_SIGNALS][AK_DETECTOR_CAPACITY];
+    ak_detector_real hann[AK_DETECTOR_WIDTHS][AK_DETECTOR_CAPACITY];
+    int hann_length[AK_DETECTOR_WIDTHS];
+    int spectral_slot[AK_DETECTOR_SIGNALS];
+    ak_detector_real twiddle[AK_DETECTOR_TRANSFORM]; /* cos and sin of -2 pi k / TRANSFORM, k < TRANSFORM / 2 */
+    ak_detector_real buffer[2 * AK_DETECTOR_TRANSFORM];
+    ak_detector_real powers[AK_DETECTOR_TRANSFORM + 2];
+    /* The decoders, and the events ended but not yet handed out. */
+    ak_detector_decoder decoders[AK_DETECTOR_LABELS];
+    ak_detector_event queue[AK_DETECTOR_QUEUE];
+    int queue_head, queued;
+    """
+
+  static let initialize = """
+    int i, j;
+    s->has_origin = 0;
+    s->has_gyroscope = 0;
+    s->origin = 0;
+    s->next_index = 0;
+    for (i = 0; i < 7; i++) s->previous[i] = 0;
+    s->gravity_started = 0;
+    for (i = 0; i < 3; i++) s->g1[i] = s->g2[i] = 0;
+    for (i = 0; i < AK_DETECTOR_SIGNALS; i++) {
+      for (j = 0; j < 2 * AK_DETECTOR_CAPACITY; j++) {
+        s->ring[i][j] = 0;
+        s->maxima[i][j] = -(ak_detector_real)HUGE_VAL;
+        s->sides[i][j] = 0;
+        s->turns[i][j] = 0;
+      }
+      for (j = 0; j < AK_DETECTOR_CAPACITY; j++) s->taper[i][j] = 0;
+      s->last_side[i] = 0;
+      s->turn_count[i] = 0;
+      s->spectral_slot[i] = -1;
+    }
+    s->head = s->filled = s->since_row = 0;
+    s->rows_in_segment = 0;
+    for (i = 0; i < AK_DETECTOR_FEATURES; i++) {
+      s->row[i] = 0;
+      s->features[i] = 0;
+    }
+    for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->hann_length[i] = 0;
+    for (i = 0; i < AK_DETECTOR_TRANSFORM / 2; i++) {
+      ak_detector_real angle = -2 * (ak_detector_real)3.141592653589793 * (ak_detector_real)i / (ak_detector_real)AK_DETECTOR_TRANSFORM;
+      s->twiddle[2 * i] = AK_DETECTOR_COS(angle);
+      s->twiddle[2 * i + 1] = AK_DETECTOR_SIN(angle);
+    }
+    for (i = 0; i < AK_DETECTOR_LABELS; i++) {
+      s->decoders[i].is_open = s->decoders[i].has_open_reported = 0;
+      s->decoders[i].is_pending = s->decoders[i].has_pending_reported = 0;
+      s->decoders[i].open.start = s->decoders[i].open.end = 0;
+      s->decoders[i].open.windows = 0;
+      s->decoders[i].pending = s->decoders[i].open;
+      s->decoders[i].open_reported = s->decoders[i].pending_reported = 0;
+    }
+    s->queue_head = s->queued = 0;
+    """
+
+  static let helpers = """
+    /* A time to the microsecond. */
+    static inline ak_detector_real ak_detector_microseconds(ak_detector_real t) {
+      return AK_DETECTOR_FABS(t) < (ak_detector_real)1e12 ? AK_DETECTOR_ROUND(t * (ak_detector_real)1e6) / (ak_detector_real)1e6 : t;
+    }
+
+    /* Hands an ended event to the queue (the oldest is dropped when next was not called). */
+    static inline void ak_detector_enqueue(ak_detector_state *s, int label, const ak_detector_decoded *d,
+                                           ak_detector_real reported, int cancelled) {
+      ak_detector_event *e;
+      if (s->queued == AK_DETECTOR_QUEUE) {
+        s->queue_head = (s->queue_head + 1) % AK_DETECTOR_QUEUE;
+        s->queued--;
+      }
+      e = &s->queue[(s->queue_head + s->queued) % AK_DETECTOR_QUEUE];
+      s->queued++;
+      ak_detector_set_event(e, ak_detector_microseconds(d->start), ak_detector_microseconds(d->end),
+                            ak_detector_microseconds(reported), 0, 0, d->windows, 0, ak_detector_labels[label], cancelled);
+    }
+
+    /* The decoder: an event begins at a row as likely as on, goes on while rows stay as likely as
+       off, continues one that ended within merge_gap, and is reported once it is min_duration long. */
+    static inline void ak_detector_note_reported(ak_detector_decoder *d, int l, ak_detector_real end) {
+      if (d->has_open_reported || !d->is_open || !(d->open.end - d->open.start >= ak_detector_min_duration[l])) return;
+      d->open_reported = end;
+      d->has_open_reported = 1;
+    }
+
+    static inline void ak_detector_close(ak_detector_decoder *d) {
+      d->is_open = 0;
+      d->pending = d->open;
+      d->is_pending = 1;
+      d->pending_reported = d->open_reported;
+      d->has_pending_reported = d->has_open_reported;
+      d->has_open_reported = 0;
+    }
+
+    static inline void ak_detector_release(ak_detector_state *s, int l) {
+      ak_detector_decoder *d = &s->decoders[l];
+      int reported = d->has_pending_reported;
+      if (!d->is_pending) return;
+      d->is_pending = 0;
+      d->has_pending_reported = 0;
+      if (!reported || !(d->pending.end - d->pending.start >= ak_detector_min_duration[l])) return;
+      ak_detector_enqueue(s, l, &d->pending, d->pending_reported,
+                          d->pending.end - d->pending.start > ak_detector_max_duration[l]);
+    }
+
+    static inline void ak_detector_decode(ak_detector_state *s, int l, ak_detector_real center, ak_detector_real end,
+                                          ak_detector_real p) {
+      ak_detector_decoder *d = &s->decoders[l];
+      if (d->is_open) {
+        if (p >= ak_detector_off[l]) {
+          d->open.end = center;
+          d->open.windows += 1;
+          ak_detector_note_reported(d, l, end);
+          return;
+        }
+        ak_detector_close(d);
+      }
+      if (d->is_pending && center - d->pending.end > ak_detector_merge_gap[l]) ak_detector_release(s, l);
+      if (p >= ak_detector_on[l]) {
+        if (d->is_pending) {
+          d->open = d->pending;
+          d->open.end = center;
+          d->open.windows += 1;
+          d->open_reported = d->pending_reported;
+          d->has_open_reported = d->has_pending_reported;
+          d->is_pending = 0;
+          d->has_pending_reported = 0;
+        } else {
+          d->open.start = center;
+          d->open.end = center;
+          d->open.windows = 1;
+          d->has_open_reported = 0;
+        }
+        d->is_open = 1;
+        ak_detector_note_reported(d, l, end);
+      }
+    }
+
+    /* How often x[0..n) crosses level: a sample's side is 1 above level + HYSTERESIS, -1 below
+       level - HYSTERESIS, 0 between; a crossing is a side opposite to the last nonzero one. */
+    static inline long ak_detector_crossings(const ak_detector_real *x, int n, ak_detector_real level) {
+      long count = 0;
+      int last = 0, j, side;
+      for (j = 0; j < n; j++) {
+        ak_detector_real d = x[j] - level;
+        side = d > AK_DETECTOR_HYSTERESIS ? 1 : d < -AK_DETECTOR_HYSTERESIS ? -1 : 0;
+        if (side != 0) {
+          if (last != 0 && side != last) count++;
+          last = side;
+        }
+      }
+      return count;
+    }
+
+    /* The zero crossings of signal sig in the window of n samples from first: the turns after its
+       first sample off zero. */
+    static inline long ak_detector_zero_crossings(const ak_detector_state *s, int sig, int first, int n) {
+      int last = first + n - 1;
+      if (s->turns[sig][last] == s->turns[sig][first]) return 0;
+      while (s->sides[sig][first] == 0) first++;
+      return s->turns[sig][last] - s->turns[sig][first];
+    }
+
+    /* One signal's statistics over its window (n samples from first), from row index k; leaves the
+       window mean-removed and tapered in taper. Sums run in four lanes (sample j in lane j mod 4,
+       the lanes added as (0 + 1) + (2 + 3)), as the Swift extractor sums. */
+    static inline int ak_detector_signal_statistics(ak_detector_state *s, int sig, int first, int n, long zero_crossings,
+                                                    int wi, int k) {
+      const ak_detector_real *x = &s->ring[sig][first];
+      const ak_detector_real *maxima = &s->maxima[sig][first];
+      const ak_detector_real *hann = s->hann[wi];
+      ak_detector_real *taper = s->taper[sig];
+      ak_detector_real sums[4] = {0, 0, 0, 0}, squares[4] = {0, 0, 0, 0}, m2s[4] = {0, 0, 0, 0}, m3s[4] = {0, 0, 0, 0};
+      ak_detector_real lows[4], highs[4];
+      ak_detector_real seconds = (ak_detector_real)n / AK_DETECTOR_RATE_HZ;
+      ak_detector_real low, high, sum, square_sum, mean, m2, m3, variance, sd, skewness, floor_value;
+      long peaks = 0;
+      int j;
+      for (j = 0; j < 4; j++) {
+        lows[j] = (ak_detector_real)HUGE_VAL;
+        highs[j] = -(ak_detector_real)HUGE_VAL;
+      }
+      for (j = 0; j < n; j++) {
+        ak_detector_real v = x[j];
+        sums[j & 3] += v;
+        squares[j & 3] += v * v;
+        if (v < lows[j & 3]) lows[j & 3] = v;
+        if (v > highs[j & 3]) highs[j & 3] = v;
+      }
+      low = AK_DETECTOR_MIN(AK_DETECTOR_MIN(lows[0], lows[1]), AK_DETECTOR_MIN(lows[2], lows[3]));
+      high = AK_DETECTOR_MAX(AK_DETECTOR_MAX(highs[0], highs[1]), AK_DETECTOR_MAX(highs[2], highs[3]));
+      sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
+      square_sum = (squares[0] + squares[1]) + (squares[2] + squares[3]);
+      mean = sum / (ak_detector_real)n;
+      for (j = 0; j < n; j++) {
+        ak_detector_real d = x[j] - mean, d2 = d * d;
+        taper[j] = hann[j] * d;
+        m2s[j & 3] += d2;
+        m3s[j & 3] += d2 * d;
+      }
+      m2 = (m2s[0] + m2s[1]) + (m2s[2] + m2s[3]);
+      m3 = (m3s[0] + m3s[1]) + (m3s[2] + m3s[3]);
+      variance = m2 / (ak_detector_real)n;
+      sd = AK_DETECTOR_SQRT(variance);
+      skewness = variance > (ak_detector_real)1e-12 ? (m3 / (ak_detector_real)n) / (variance * sd) : 0;
+      /* Peaks: local maxima above mean + sd / 2, the window's ends excluded. */
+      floor_value = mean + (ak_detector_real)0.5 * sd;
+      for (j = 1; j < n - 1; j++) peaks += maxima[j] > floor_value ? 1 : 0;
+      s->row[k] = mean;
+      s->row[k + 1] = variance;
+      s->row[k + 2] = low;
+      s->row[k + 3] = high;
+      s->row[k + 4] = high - low;
+      s->row[k + 5] = square_sum / (ak_detector_real)n;
+      s->row[k + 6] = (ak_detector_real)ak_detector_crossings(x, n, mean) / seconds;
+      s->row[k + 7] = (ak_detector_real)peaks / seconds;
+      s->row[k + 8] = skewness;
+      k += 9;
+      if (ak_detector_signed[sig]) {
+        s->row[k] = (ak_detector_real)zero_crossings / seconds;
+        k += 1;
+      }
+      return k;
+    }
+
+    /* An in-place radix-2 FFT of the size complex values in buffer (a power of two). */
+    static inline void ak_detector_fft(ak_detector_state *s, int size) {
+      ak_detector_real *z = s->buffer;
+      int i, j = 0, bit, length, k;
+      for (i = 1; i < size; i++) {
+        for (bit = size >> 1; j & bit; bit >>= 1) j ^= bit;
+        j ^= bit;
+        if (i < j) {
+          ak_detector_real re = z[2 * i], im = z[2 * i + 1];
+          z[2 * i] = z[2 * j];
+          z[2 * i + 1] = z[2 * j + 1];
+          z[2 * j] = re;
+          z[2 * j + 1] = im;
+        }
+      }
+      for (length = 2; length <= size; length <<= 1) {
+        int half = length >> 1, stride = AK_DETECTOR_TRANSFORM / length;
+        for (k = 0; k < half; k++) {
+          ak_detector_real wr = s->twiddle[2 * k * stride], wi = s->twiddle[2 * k * stride + 1];
+          for (i = k; i < size; i += length) {
+            ak_detector_real *a = z + 2 * i, *b = z + 2 * (i + half);
+            ak_detector_real tr = b[0] * wr - b[1] * wi, ti = b[0] * wi + b[1] * wr;
+            b[0] = a[0] - tr;
+            b[1] = a[1] - ti;
+            a[0] += tr;
+            a[1] += ti;
+          }
+        }
+      }
+    }
+
+    /* The dominant frequency, its share and the bands' shares of signals a and b (b < 0: none),
+       from their tapered windows: one complex transform of a + ib, split into two power spectra. */
+    static inline void ak_detector_spectra(ak_detector_state *s, int a, int b, int n, int wi) {
+      int size = ak_detector_transform_size[wi], bins = size / 2 + 1, whole = bins & ~1, j, c, bin, band;
+      ak_detector_real resolution = AK_DETECTOR_RATE_HZ / (ak_detector_real)size;
+      ak_detector_real *p = s->powers;
+      for (j = 0; j < n; j++) {
+        s->buffer[2 * j] = s->taper[a][j];
+        s->buffer[2 * j + 1] = b >= 0 ? s->taper[b][j] : 0;
+      }
+      for (j = 2 * n; j < 2 * size; j++) s->buffer[j] = 0;
+      ak_detector_fft(s, size);
+      for (j = 0; j < bins; j++) {
+        int m = (size - j) & (size - 1);
+        const ak_detector_real *z = s->buffer;
+        ak_detector_real sr = z[2 * j] + z[2 * m], si = z[2 * j + 1] + z[2 * m + 1];
+        ak_detector_real dr = z[2 * j] - z[2 * m], di = z[2 * j + 1] - z[2 * m + 1];
+        p[2 * j] = (ak_detector_real)0.25 * (sr * sr + di * di);
+        p[2 * j + 1] = (ak_detector_real)0.25 * (dr * dr + si * si);
+      }
+      p[0] = p[1] = 0;
+      for (c = 0; c < 2; c++) {
+        int slot = c == 0 ? s->spectral_slot[a] : b >= 0 ? s->spectral_slot[b] : -1;
+        ak_detector_real even = 0, odd = 0, total, best = -1;
+        int at = 0;
+        if (slot < 0) continue;
+        /* Totals in two lanes (even and odd bins, then the last); the first bin of the most power. */
+        for (bin = 0; bin < whole; bin += 2) {
+          even += p[2 * bin + c];
+          odd += p[2 * bin + 2 + c];
+        }
+        total = even + odd;
+        if (whole < bins) total += p[2 * whole + c];
+        for (bin = 0; bin < bins; bin++)
+          if (p[2 * bin + c] > best) {
+            best = p[2 * bin + c];
+            at = bin;
+          }
+        if (!(total > (ak_detector_real)1e-18)) {
+          for (j = 0; j < 2 + AK_DETECTOR_BANDS; j++) s->row[slot + j] = 0;
+          continue;
+        }
+        s->row[slot] = (ak_detector_real)at * resolution;
+        s->row[slot + 1] = best / total;
+        for (band = 0; band < AK_DETECTOR_BANDS; band++) {
+          int low = ak_detector_band_low[wi][band], high = ak_detector_band_high[wi][band];
+          ak_detector_real first = 0, second = 0;
+          if (low >= 0) {
+            for (bin = low; bin < high; bin += 2) {
+              first += p[2 * bin + c];
+              second += p[2 * bin + 2 + c];
+            }
+            if (bin == high) first += p[2 * high + c];
+          }
+          s->row[slot + 2 + band] = (first + second) / total;
+        }
+      }
+    }
+
+    /* The largest eigenvalue of a symmetric 3x3 matrix (xx, yy, zz, xy, xz, yz). */
+    static inline ak_detector_real ak_detector_largest_eigenvalue(const ak_detector_real *c) {
+      ak_detector_real p1 = c[3] * c[3] + c[4] * c[4] + c[5] * c[5];
+      ak_detector_real q = (c[0] + c[1] + c[2]) / 3, p2, p, b[6], det, r;
+      if (p1 < (ak_detector_real)1e-300) return AK_DETECTOR_MAX(AK_DETECTOR_MAX(c[0], c[1]), c[2]);
+      p2 = (c[0] - q) * (c[0] - q) + (c[1] - q) * (c[1] - q) + (c[2] - q) * (c[2] - q) + 2 * p1;
+      p = AK_DETECTOR_SQRT(p2 / 6);
+      if (!(p > 0)) return q;
+      b[0] = (c[0] - q) / p;
+      b[1] = (c[1] - q) / p;
+      b[2] = (c[2] - q) / p;
+      b[3] = c[3] / p;
+      b[4] = c[4] / p;
+      b[5] = c[5] / p;
+      det = b[0] * (b[1] * b[2] - b[5] * b[5]) - b[3] * (b[3] * b[2] - b[5] * b[4]) + b[4] * (b[3] * b[5] - b[1] * b[4]);
+      r = AK_DETECTOR_MAX(-1, AK_DETECTOR_MIN(1, det / 2));
+      return q + 2 * p * AK_DETECTOR_COS(AK_DETECTOR_ACOS(r) / 3);
+    }
+
+    static inline ak_detector_real ak_detector_correlation(ak_detector_real cov, ak_detector_real a, ak_detector_real b) {
+      return a > (ak_detector_real)1e-12 && b > (ak_detector_real)1e-12
+                 ? AK_DETECTOR_MAX(-1, AK_DETECTOR_MIN(1, cov / AK_DETECTOR_SQRT(a * b)))
+                 : 0;
+    }
+
+    /* Correlations between the axes of u, and how much of u lies along one direction. */
+    static inline int ak_detector_joint(ak_detector_state *s, int first, int n, const int *axes, int k) {
+      const ak_detector_real *x = &s->ring[0][first], *y = &s->ring[1][first], *z = &s->ring[2][first];
+      ak_detector_real mx = s->row[axes[0]], my = s->row[axes[1]], mz = s->row[axes[2]];
+      ak_detector_real xy[4] = {0, 0, 0, 0}, xz[4] = {0, 0, 0, 0}, yz[4] = {0, 0, 0, 0}, c[6], largest, trace;
+      int j;
+      for (j = 0; j < n; j++) {
+        ak_detector_real dx = x[j] - mx, dy = y[j] - my, dz = z[j] - mz;
+        xy[j & 3] += dx * dy;
+        xz[j & 3] += dx * dz;
+        yz[j & 3] += dy * dz;
+      }
+      c[0] = s->row[axes[0] + 1];
+      c[1] = s->row[axes[1] + 1];
+      c[2] = s->row[axes[2] + 1];
+      c[3] = ((xy[0] + xy[1]) + (xy[2] + xy[3])) / (ak_detector_real)n;
+      c[4] = ((xz[0] + xz[1]) + (xz[2] + xz[3])) / (ak_detector_real)n;
+      c[5] = ((yz[0] + yz[1]) + (yz[2] + yz[3])) / (ak_detector_real)n;
+      s->row[k] = ak_detector_correlation(c[3], c[0], c[1]);
+      s->row[k + 1] = ak_detector_correlation(c[4], c[0], c[2]);
+      s->row[k + 2] = ak_detector_correlation(c[5], c[1], c[2]);
+      largest = ak_detector_largest_eigenvalue(c);
+      trace = c[0] + c[1] + c[2];
+      s->row[k + 3] = trace > (ak_detector_real)1e-12 ? AK_DETECTOR_MIN(1, largest / trace) : (ak_detector_real)1.0 / (ak_detector_real)3.0;
+      s->row[k + 4] = AK_DETECTOR_SQRT(AK_DETECTOR_MAX(0, largest));
+      return k + 5;
+    }
+
+    /* The row's features, every width in turn. */
+    static inline void ak_detector_compute_row(ak_detector_state *s) {
+      int k = 0, wi, sig, j, pending;
+      for (wi = 0; wi < AK_DETECTOR_WIDTHS; wi++) {
+        int n = ak_detector_width_samples[wi] < s->filled ? ak_detector_width_samples[wi] : s->filled;
+        int first = s->head + AK_DETECTOR_CAPACITY - n, axes[3] = {0, 0, 0};
+        if (s->hann_length[wi] != n) {
+          for (j = 0; j < n; j++)
+            s->hann[wi][j] = n > 1 ? (ak_detector_real)0.5 - (ak_detector_real)0.5 * AK_DETECTOR_COS(2 * (ak_detector_real)3.141592653589793 * (ak_detector_real)j / (ak_detector_real)(n - 1)) : 1;
+          s->hann_length[wi] = n;
+        }
+        for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+          if (sig >= 6 && !s->has_gyroscope) {
+            int count = 9 + ak_detector_signed[sig] + 2 + AK_DETECTOR_BANDS;
+            for (j = 0; j < count; j++) s->row[k + j] = (ak_detector_real)NAN;
+            k += count;
+            s->spectral_slot[sig] = -1;
+            continue;
+          }
+          if (sig < 3) axes[sig] = k;
+          k = ak_detector_signal_statistics(s, sig, first, n, ak_detector_signed[sig] ? ak_detector_zero_crossings(s, sig, first, n) : 0, wi, k);
+          s->spectral_slot[sig] = k;
+          k += 2 + AK_DETECTOR_BANDS;
+        }
+        /* The spectra, two signals to a transform. */
+        pending = -1;
+        for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+          if (s->spectral_slot[sig] < 0) continue;
+          if (pending < 0) {
+            pending = sig;
+          } else {
+            ak_detector_spectra(s, pending, sig, n, wi);
+            pending = -1;
+          }
+        }
+        if (pending >= 0) ak_detector_spectra(s, pending, -1, n, wi);
+        k = ak_detector_joint(s, first, n, axes, k);
+      }
+    }
+
+    """
+
+  static let gridCode = """
+    /* One sample on the grid: gravity, the signals into the rings, and a row when one is due. */
+    static inline void ak_detector_grid_point(ak_detector_state *s, ak_detector_real t, ak_detector_real ax,
+                                              ak_detector_real ay, ak_detector_real az, ak_detector_real gx,
+                                              ak_detector_real gy, ak_detector_real gz) {
+      ak_detector_real ux, uy, uz, gn, norm, vert, horiz, values[10];
+      int i, sig, known = s->filled >= 2, position = s->head;
+      if (!s->gravity_started) {
+        s->g1[0] = s->g2[0] = ax;
+        s->g1[1] = s->g2[1] = ay;
+        s->g1[2] = s->g2[2] = az;
+        s->gravity_started = 1;
+      } else {
+        s->g1[0] += AK_DETECTOR_ALPHA * (ax - s->g1[0]);
+        s->g1[1] += AK_DETECTOR_ALPHA * (ay - s->g1[1]);
+        s->g1[2] += AK_DETECTOR_ALPHA * (az - s->g1[2]);
+        s->g2[0] += AK_DETECTOR_ALPHA * (s->g1[0] - s->g2[0]);
+        s->g2[1] += AK_DETECTOR_ALPHA * (s->g1[1] - s->g2[1]);
+        s->g2[2] += AK_DETECTOR_ALPHA * (s->g1[2] - s->g2[2]);
+      }
+      ux = ax - s->g2[0];
+      uy = ay - s->g2[1];
+      uz = az - s->g2[2];
+      gn = AK_DETECTOR_SQRT(s->g2[0] * s->g2[0] + s->g2[1] * s->g2[1] + s->g2[2] * s->g2[2]);
+      norm = AK_DETECTOR_SQRT(ux * ux + uy * uy + uz * uz);
+      vert = 0;
+      horiz = norm;
+      if (gn > (ak_detector_real)1e-9) {
+        vert = (ux * s->g2[0] + uy * s->g2[1] + uz * s->g2[2]) / gn;
+        horiz = AK_DETECTOR_SQRT(AK_DETECTOR_MAX(0, norm * norm - vert * vert));
+      }
+      values[0] = ux;
+      values[1] = uy;
+      values[2] = uz;
+      values[3] = norm;
+      values[4] = vert;
+      values[5] = horiz;
+      values[6] = gx;
+      values[7] = gy;
+      values[8] = gz;
+      values[9] = AK_DETECTOR_SQRT(gx * gx + gy * gy + gz * gz);
+      for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+        int at = position + AK_DETECTOR_CAPACITY;
+        s->ring[sig][position] = s->ring[sig][at] = values[sig];
+        /* The sample before this one is now known to be a local maximum or not. */
+        s->maxima[sig][at] = s->maxima[sig][position] = -(ak_detector_real)HUGE_VAL;
+        if (known) {
+          ak_detector_real v = s->ring[sig][at - 1];
+          ak_detector_real peak = v > s->ring[sig][at - 2] && v >= s->ring[sig][at] ? v : -(ak_detector_real)HUGE_VAL;
+          s->maxima[sig][at - 1] = peak;
+          s->maxima[sig][position >= 1 ? at - 1 - AK_DETECTOR_CAPACITY : at - 1 + AK_DETECTOR_CAPACITY] = peak;
+        }
+        if (ak_detector_signed[sig]) {
+          ak_detector_real v = values[sig];
+          int side = (v > AK_DETECTOR_HYSTERESIS ? 1 : 0) - (v < -AK_DETECTOR_HYSTERESIS ? 1 : 0);
+          if (side != 0) {
+            if (side == -s->last_side[sig]) s->turn_count[sig] += 1;
+            s->last_side[sig] = side;
+          }
+          s->sides[sig][position] = s->sides[sig][at] = (signed char)side;
+          s->turns[sig][position] = s->turns[sig][at] = s->turn_count[sig];
+        }
+      }
+      s->head = (s->head + 1) % AK_DETECTOR_CAPACITY;
+      s->filled = s->filled + 1 < AK_DETECTOR_CAPACITY ? s->filled + 1 : AK_DETECTOR_CAPACITY;
+      s->since_row += 1;
+      if (!(s->filled >= AK_DETECTOR_SHORTEST && (s->rows_in_segment == 0 || s->since_row >= AK_DETECTOR_HOP))) return;
+      s->since_row = 0;
+      s->rows_in_segment += 1;
+      ak_detector_compute_row(s);
+      for (i = 0; i < AK_DETECTOR_FEATURES; i++) s->features[i] = (float)s->row[i];
+      ak_detector_classify(s, t - AK_DETECTOR_HALF_WIDTH_S, t);
+    }
+
+    /* A reading: interpolated onto the grid; an interval longer than MAX_GAP_S starts the grid
+       and the windows afresh (gravity carries on). Returns what next returns. */
+    static inline int ak_detector_read(ak_detector_state *s, ak_detector_real t, ak_detector_real x, ak_detector_real y,
+                                       ak_detector_real z, ak_detector_real gx, ak_detector_real gy, ak_detector_real gz,
+                                       ak_detector_event *e) {
+      ak_detector_real *p = s->previous;
+      if (!(isfinite(t) && isfinite(x) && isfinite(y) && isfinite(z))) return ak_detector_next(s, e);
+      if (!s->has_origin || !(t - p[0] <= AK_DETECTOR_MAX_GAP_S)) {
+        s->has_origin = 1;
+        s->origin = t;
+        s->next_index = 1;
+        s->filled = 0;
+        s->since_row = 0;
+        s->rows_in_segment = 0;
+        ak_detector_grid_point(s, t, x, y, z, gx, gy, gz);
+      } else {
+        if (!(t > p[0])) return ak_detector_next(s, e);
+        for (;;) {
+          ak_detector_real g = s->origin + (ak_detector_real)s->next_index * AK_DETECTOR_STEP_S;
+          if (g > t) break;
+          if (g > p[0]) {
+            if (g == t) {
+              ak_detector_grid_point(s, g, x, y, z, gx, gy, gz);
+            } else {
+              ak_detector_real w = (g - p[0]) / (t - p[0]);
+              ak_detector_grid_point(s, g, p[1] + w * (x - p[1]), p[2] + w * (y - p[2]), p[3] + w * (z - p[3]),
+                                     p[4] + w * (gx - p[4]), p[5] + w * (gy - p[5]), p[6] + w * (gz - p[6]));
+            }
+          }
+          s->next_index += 1;
+        }
+      }
+      p[0] = t;
+      p[1] = x;
+      p[2] = y;
+      p[3] = z;
+      p[4] = gx;
+      p[5] = gy;
+      p[6] = gz;
+      return ak_detector_next(s, e);
+    }
+
+    """
+
+  /// Every tree as a function of the row's features in single precision, and each label's margin.
+  static func trees(_ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String])
+    -> String
+  {
+    var text = ""
+    for (l, ensemble) in structure.enumerated() {
+      for (t, nodes) in ensemble.trees.enumerated() {
+        text += "static inline float ak_detector_tree_\(l)_\(t)(const float *f) {\n"
+        func emit(_ i: Int, _ depth: Int) {
+          let pad = String(repeating: "  ", count: depth)
+          let node = nodes[i]
+          guard let left = node.left else {
+            text += "\(pad)return \(floatLiteral(node.value));\n"
+            return
+          }
+          let v = "f[\(node.feature)]"
+          let threshold = floatLiteral(node.value)
+          // A missing value (NaN) goes to the default side.
+          let condition = node.defaultLeft ? "!(\(v) >= \(threshold))" : "\(v) < \(threshold)"
+          text += "\(pad)if (\(condition)) { /* \(names[node.feature]) */\n"
+          emit(left, depth + 1)
+          text += "\(pad)}\n"
+          emit(node.right, depth)
+        }
+        emit(0, 1)
+        text += "}\n\n"
+      }
+      text +=
+        "/* Label \(l)'s margin: the base and every tree's leaf, added in single precision in order. */\n"
+      text += "static inline float ak_detector_margin_\(l)(const float *f) {\n"
+      text += "  float m = \(floatLiteral(ensemble.baseMargin));\n"
+      for t in ensemble.trees.indices { text += "  m += ak_detector_tree_\(l)_\(t)(f);\n" }
+      text += "  return m;\n}\n\n"
+    }
+    return text
+  }
+
+  static func classify(labels: Int) -> String {
+    var text = """
+      /* Each label's probability of the row, into its decoder. */
+      static inline void ak_detector_classify(ak_detector_state *s, ak_detector_real center, ak_detector_real end) {
+
+      """
+    for l in 0..<labels {
+      text +=
+        "  ak_detector_decode(s, \(l), center, end, (ak_detector_real)(1.0f / (1.0f + expf(-ak_detector_margin_\(l)(s->features)))));\n"
+    }
+    return text + "}\n\n" + gridCode
+  }
+
+  /// A float as a C literal that reads back to the same float.
+  static func floatLiteral(_ v: Float) -> String {
+    let text = "\(v)"
+    return (text.contains(".") || text.contains("e") ? text : text + ".0") + "f"
+  }
+}
