@@ -255,6 +255,44 @@ extension ExportCLITests {
     }
   }
 
+  /// A model directory whose name holds a quote, a backslash and a comment's end still gives a
+  /// header that compiles (the name is escaped in the string and broken in the comments), and its
+  /// rows with a gyroscope go through push_gyro, which is push for a rule.
+  @Test func oddModelPathsAndGyroscopeRowsCompileAndRun() throws {
+    let dir = Paths.temporaryDirectory()
+    let odd = dir + "/we\"ird\\*/model"
+    try makeDirectories(odd)
+    for file in ["detector.json", "shake.xgb.json"] {
+      writeFile(odd + "/" + file, readFile(Paths.packageRoot + "/models/shake/" + file) ?? [])
+    }
+    let cc = try Self.compiler("cc")
+    let exported = try accelkit(["export", "--model", odd, "-o", dir + "/out"])
+    try #require(exported.status == 0, "\(exported.stderr)")
+    let header = String(decoding: readFile(dir + "/out/accelkit_detector.h") ?? [], as: UTF8.self)
+    #expect(
+      header.contains("#define AK_DETECTOR_RULE \"model:\(dir)/we\\\"ird\\\\*/model\""),
+      "\(header.prefix(2000))")
+    // A rule's push_gyro is its push: the recorded trace (with the gyroscope) gives the events of
+    // its t,x,y,z copy.
+    let trace = try Self.testTraces()[0]
+    let script = """
+      set -e
+      '\(cc)' -std=c99 -Wall -Wextra -pedantic -Werror -I '\(dir)/out' '\(Self.replay)' -o '\(dir)/model-replay' -lm
+      ACCELKIT export --rule three-peak -o '\(dir)/rule'
+      '\(cc)' -std=c99 -O2 -Wall -Wextra -pedantic -Werror -I '\(dir)/rule' '\(Self.replay)' -o '\(dir)/rule-replay' -lm
+      '\(dir)/rule-replay' < '\(trace)' > '\(dir)/with-gyro.csv'
+      cut -d, -f1-4 '\(trace)' | '\(dir)/rule-replay' > '\(dir)/without.csv'
+      ACCELKIT detect-shakes --rule three-peak '\(trace)' > '\(dir)/accelkit.csv'
+
+      """
+    let run = try accelkit([], shell: script)
+    try #require(run.status == 0, "\(run.stderr)")
+    let withGyro = String(decoding: readFile(dir + "/with-gyro.csv") ?? [], as: UTF8.self)
+    #expect(withGyro == String(decoding: readFile(dir + "/without.csv") ?? [], as: UTF8.self))
+    #expect(withGyro == String(decoding: readFile(dir + "/accelkit.csv") ?? [], as: UTF8.self))
+    #expect(withGyro.split(separator: "\n").count > 1, "no events to compare")
+  }
+
   @Test func exportRefusesWhatItCannotWrite() throws {
     let dir = Paths.temporaryDirectory()
     let noRate = try accelkit(["export", "--rule", "seismic", "-o", dir + "/a"])
