@@ -73,7 +73,8 @@ extension ModelDetector: CExportable {
       types: Self.types + "\n" + tables,
       state: Self.state,
       initialize: Self.initialize,
-      helpers: Self.helpers + "\n" + Self.trees(structure, names: spec.names) + Self.classify(labels: labels),
+      helpers: Self.helpers + "\n" + Self.trees(structure, names: spec.names) + Self.classify(labels: labels)
+        + Self.gridCode,
       push:
         "return ak_detector_read(s, t, x, y, z, (ak_detector_real)NAN, (ak_detector_real)NAN, (ak_detector_real)NAN, e);",
       pushGyroscope: spec.gyroscope
@@ -725,7 +726,7 @@ extension ModelDetector: CExportable {
       text +=
         "  ak_detector_decode(s, \(l), center, end, (ak_detector_real)(1.0f / (1.0f + expf(-ak_detector_margin_\(l)(s->features)))));\n"
     }
-    return text + "}\n\n" + gridCode
+    return text + "}\n\n"
   }
 
   /// A float as a C literal that reads back to the same float.
