@@ -85,6 +85,56 @@
   }
 }
 
+/// A symmetric 3x3 matrix by its upper triangle: a covariance. Products that are symmetric in
+/// exact arithmetic are formed as such, so the matrix stays symmetric in rounding too.
+@usableFromInline struct SymmetricMatrix3: Sendable {
+  @usableFromInline var m00, m01, m02, m11, m12, m22: Double
+
+  @inlinable @inline(__always) init(
+    _ m00: Double, _ m01: Double, _ m02: Double, _ m11: Double, _ m12: Double, _ m22: Double
+  ) {
+    (self.m00, self.m01, self.m02, self.m11, self.m12, self.m22) = (m00, m01, m02, m11, m12, m22)
+  }
+
+  @inlinable @inline(__always) static func diagonal(_ d: Vector3) -> SymmetricMatrix3 {
+    SymmetricMatrix3(d.x, 0, 0, d.y, 0, d.z)
+  }
+
+  @inlinable @inline(__always) var full: Matrix3 {
+    Matrix3(m00, m01, m02, m01, m11, m12, m02, m12, m22)
+  }
+
+  @inlinable @inline(__always) static func + (a: SymmetricMatrix3, b: SymmetricMatrix3) -> SymmetricMatrix3 {
+    SymmetricMatrix3(a.m00 + b.m00, a.m01 + b.m01, a.m02 + b.m02, a.m11 + b.m11, a.m12 + b.m12, a.m22 + b.m22)
+  }
+
+  @inlinable @inline(__always) static func * (m: SymmetricMatrix3, v: Vector3) -> Vector3 {
+    Vector3(
+      m.m00 * v.x + m.m01 * v.y + m.m02 * v.z, m.m01 * v.x + m.m11 * v.y + m.m12 * v.z,
+      m.m02 * v.x + m.m12 * v.y + m.m22 * v.z)
+  }
+
+  /// The inverse by the adjugate (for the positive definite matrices inverted here).
+  @inlinable @inline(__always) var inverse: SymmetricMatrix3 {
+    let c00 = m11 * m22 - m12 * m12
+    let c01 = m12 * m02 - m01 * m22
+    let c02 = m01 * m12 - m11 * m02
+    let d = 1 / (m00 * c00 + m01 * c01 + m02 * c02)
+    return SymmetricMatrix3(
+      c00 * d, c01 * d, c02 * d, (m00 * m22 - m02 * m02) * d, (m02 * m01 - m00 * m12) * d,
+      (m00 * m11 - m01 * m01) * d)
+  }
+
+  /// `a` times `b` transposed, for a product known to be symmetric (only its upper triangle is
+  /// formed).
+  @inlinable @inline(__always) static func symmetricProduct(_ a: Matrix3, _ b: Matrix3) -> SymmetricMatrix3 {
+    SymmetricMatrix3(
+      a.m00 * b.m00 + a.m01 * b.m01 + a.m02 * b.m02, a.m00 * b.m10 + a.m01 * b.m11 + a.m02 * b.m12,
+      a.m00 * b.m20 + a.m01 * b.m21 + a.m02 * b.m22, a.m10 * b.m10 + a.m11 * b.m11 + a.m12 * b.m12,
+      a.m10 * b.m20 + a.m11 * b.m21 + a.m12 * b.m22, a.m20 * b.m20 + a.m21 * b.m21 + a.m22 * b.m22)
+  }
+}
+
 @inlinable @inline(__always) func cross(_ a: Vector3, _ b: Vector3) -> Vector3 {
   Vector3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
 }

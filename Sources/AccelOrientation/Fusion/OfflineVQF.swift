@@ -236,14 +236,13 @@ public struct OfflineVQF {
     }
   }
 
-  private static func store(_ m: Matrix3, at o: Int, in buffer: inout [Double]) {
-    // Symmetric: the upper triangle.
+  private static func store(_ m: SymmetricMatrix3, at o: Int, in buffer: inout [Double]) {
     (buffer[o], buffer[o + 1], buffer[o + 2]) = (m.m00, m.m01, m.m02)
     (buffer[o + 3], buffer[o + 4], buffer[o + 5]) = (m.m11, m.m12, m.m22)
   }
 
-  private static func load(_ p: UnsafeMutablePointer<Double>, _ o: Int) -> Matrix3 {
-    Matrix3(p[o], p[o + 1], p[o + 2], p[o + 1], p[o + 3], p[o + 4], p[o + 2], p[o + 4], p[o + 5])
+  private static func load(_ p: UnsafeMutablePointer<Double>, _ o: Int) -> SymmetricMatrix3 {
+    SymmetricMatrix3(p[o], p[o + 1], p[o + 2], p[o + 3], p[o + 4], p[o + 5])
   }
 }
 

@@ -153,22 +153,25 @@ public struct VQFConfiguration: TunableConfiguration {
     s1 = x * (b2 - a2)
   }
 
-  @inlinable mutating func step(_ x: V) -> V {
-    if !started {
-      count += 1
-      s1 += x  // the running sum until the filter starts
-      let mean = s1 / count
-      if count * interval >= warmUp {
-        started = true
-        s0 = mean * (1 - b0)
-        s1 = mean * (b2 - a2)
-      }
-      return mean
-    }
+  @inlinable @inline(__always) mutating func step(_ x: V) -> V {
+    if !started { return warmUpStep(x) }
     let y = b0 * x + s0
     s0 = b1 * x - a1 * y + s1
     s1 = b2 * x - a2 * y
     return y
+  }
+
+  /// A step of the averaging phase (kept out of line: the first tau seconds only).
+  @inlinable @inline(never) mutating func warmUpStep(_ x: V) -> V {
+    count += 1
+    s1 += x  // the running sum until the filter starts
+    let mean = s1 / count
+    if count * interval >= warmUp {
+      started = true
+      s0 = mean * (1 - b0)
+      s1 = mean * (b2 - a2)
+    }
+    return mean
   }
 }
 
@@ -199,7 +202,7 @@ public struct VQFFilter: AttitudeFilter {
   @usableFromInline var accLp: MeanStartLowpass<Vector3>
   @usableFromInline var headingGain: HeadingGain
   @usableFromInline var bias = Vector3()
-  @usableFromInline var biasP: Matrix3
+  @usableFromInline var biasP: SymmetricMatrix3
   @usableFromInline var rLp: MeanStartLowpass<SIMD8<Double>>
   @usableFromInline var biasLp: MeanStartLowpass<SIMD4<Double>>
   @usableFromInline var restT = 0.0
@@ -227,7 +230,7 @@ public struct VQFFilter: AttitudeFilter {
     biasVerticalW = biasMotionW / max(c.biasVerticalForgettingFactor, 1e-10)
     let pRest = (c.biasSigmaRest * 100) * (c.biasSigmaRest * 100)
     biasRestW = pRest * pRest / biasV + pRest
-    biasP = Matrix3.diagonal(Vector3(repeating: biasP0))
+    biasP = SymmetricMatrix3.diagonal(Vector3(repeating: biasP0))
     restEnabled = c.restBiasEstimation != 0
     motionEnabled = c.motionBiasEstimation != 0
     magRejection = c.magneticDisturbanceRejection != 0
@@ -338,12 +341,17 @@ public struct VQFFilter: AttitudeFilter {
     if biasP.m22 < biasP0 { biasP.m22 += biasV }
     guard measured else { return }
     e = clip(e, biasClip)
-    // K = P H^T (W + H P H^T)^-1; P -= K H P, with H P = (P H^T)^T as P is symmetric.
-    let pht = restStep ? biasP : biasP * h.transposed
-    let s = (restStep ? biasP : h * pht) + Matrix3.diagonal(w)
-    let k = pht * s.inverse
+    // K = P H^T (W + H P H^T)^-1; P -= K H P, with H P = (P H^T)^T as P is symmetric. The
+    // symmetric products are formed by their upper triangles.
+    let p = biasP.full
+    let pht = restStep ? p : p * h.transposed
+    let s = (restStep ? biasP : SymmetricMatrix3.symmetricProduct(h, pht.transposed)) + .diagonal(w)
+    let k = pht * s.inverse.full
     bias += k * e
-    biasP = biasP - k * pht.transposed
+    let khp = SymmetricMatrix3.symmetricProduct(k, pht)
+    biasP = SymmetricMatrix3(
+      biasP.m00 - khp.m00, biasP.m01 - khp.m01, biasP.m02 - khp.m02, biasP.m11 - khp.m11,
+      biasP.m12 - khp.m12, biasP.m22 - khp.m22)
     bias = clip(bias, biasClip)
   }
 
@@ -446,7 +454,9 @@ public struct VQFFilter: AttitudeFilter {
 /// VQF's inclination correction: turns `accQuat` so that `acceleration` (in the frame before it)
 /// points straight up, by the shortest rotation about a horizontal axis. Returns the acceleration's
 /// unit direction before the correction.
-@inlinable @inline(__always) func correctInclination(_ accQuat: inout Quaternion, towards acceleration: Vector3) -> Vector3 {
+@inlinable @inline(__always) func correctInclination(
+  _ accQuat: inout Quaternion, towards acceleration: Vector3
+) -> Vector3 {
   var up = accQuat.rotate(acceleration)
   let n = length(up)
   if n != 0 { up /= n }
