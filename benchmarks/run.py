@@ -313,7 +313,7 @@ def tasks(accelkit, csv_path, npy_path, replay="replay"):
         ], npy_path) for rule, fn in (("three-peak", "three_peak"), ("angular-change", "angular_change"), ("seismic", "seismic"))
     ] + [
         ("detect-shakes learned-shake (from NPY)", [accelkit, "detect-shakes", npy_path, "-o", null], [
-            ("numpy/scipy window features + xgboost (whole process)", [
+            ("numpy/scipy window features + xgboost", [
                 sys.executable, os.path.join(ROOT, "benchmarks", "peers", "learned_shake.py"),
                 "--events", os.path.join(WORK, "learned_py.csv")]),
         ], npy_path),
