@@ -59,30 +59,6 @@
       a.m20 * b.m00 + a.m21 * b.m10 + a.m22 * b.m20, a.m20 * b.m01 + a.m21 * b.m11 + a.m22 * b.m21,
       a.m20 * b.m02 + a.m21 * b.m12 + a.m22 * b.m22)
   }
-
-  @inlinable @inline(__always) static func + (a: Matrix3, b: Matrix3) -> Matrix3 {
-    Matrix3(
-      a.m00 + b.m00, a.m01 + b.m01, a.m02 + b.m02, a.m10 + b.m10, a.m11 + b.m11, a.m12 + b.m12,
-      a.m20 + b.m20, a.m21 + b.m21, a.m22 + b.m22)
-  }
-
-  @inlinable @inline(__always) static func - (a: Matrix3, b: Matrix3) -> Matrix3 {
-    Matrix3(
-      a.m00 - b.m00, a.m01 - b.m01, a.m02 - b.m02, a.m10 - b.m10, a.m11 - b.m11, a.m12 - b.m12,
-      a.m20 - b.m20, a.m21 - b.m21, a.m22 - b.m22)
-  }
-
-  /// The inverse by the adjugate (the matrices inverted here are symmetric positive definite).
-  @inlinable @inline(__always) var inverse: Matrix3 {
-    let c00 = m11 * m22 - m12 * m21
-    let c01 = m12 * m20 - m10 * m22
-    let c02 = m10 * m21 - m11 * m20
-    let d = 1 / (m00 * c00 + m01 * c01 + m02 * c02)
-    return Matrix3(
-      c00 * d, (m02 * m21 - m01 * m22) * d, (m01 * m12 - m02 * m11) * d,
-      c01 * d, (m00 * m22 - m02 * m20) * d, (m02 * m10 - m00 * m12) * d,
-      c02 * d, (m01 * m20 - m00 * m21) * d, (m00 * m11 - m01 * m10) * d)
-  }
 }
 
 /// A symmetric 3x3 matrix by its upper triangle: a covariance. Products that are symmetric in
