@@ -134,8 +134,8 @@ def generate_imu(rows):
     return path
 
 
-def run_process(argv, stdin=None):
-    """Runs argv (stdin from the file `stdin` when given); returns (wall seconds, peak RSS in MB,
+def run_process(argv):
+    """Runs argv (stdin from /dev/null); returns (wall seconds, peak RSS in MB,
     stdout). The page cache's dirty data is written out first, so that no run pays for the files
     the previous one wrote (the kernel throttles a writer while it flushes hundreds of megabytes
     another process left behind). The peak RSS comes from GNU time, which starts the program from
@@ -145,9 +145,10 @@ def run_process(argv, stdin=None):
         sys.exit("benchmarks/run.py needs GNU time: sudo apt-get install time")
     os.sync()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.NamedTemporaryFile("r") as peak, open(stdin or os.devnull, "rb") as inp:
+            tempfile.NamedTemporaryFile("r") as peak:
         start = time.perf_counter()
-        proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak.name] + argv, stdin=inp, stdout=out, stderr=err)
+        proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak.name] + argv, stdin=subprocess.DEVNULL, stdout=out,
+                              stderr=err)
         wall = time.perf_counter() - start
         out.seek(0)
         err.seek(0)
@@ -156,10 +157,10 @@ def run_process(argv, stdin=None):
         return wall, int(peak.read().split()[-1]) / 1024, out.read().decode()
 
 
-def measure(argv, stdin=None):
+def measure(argv):
     """Runs argv as a whole process: returns (wall seconds, seconds of the work alone or None,
     peak MB). Python peers print the time of their work (imports excluded) as 'SECONDS <s>'."""
-    wall, peak, out = run_process(argv, stdin)
+    wall, peak, out = run_process(argv)
     inner = next((float(line.split()[1]) for line in out.splitlines() if line.startswith("SECONDS ")), None)
     return wall, inner, peak
 

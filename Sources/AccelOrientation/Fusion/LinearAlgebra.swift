@@ -84,6 +84,10 @@
     SymmetricMatrix3(a.m00 + b.m00, a.m01 + b.m01, a.m02 + b.m02, a.m11 + b.m11, a.m12 + b.m12, a.m22 + b.m22)
   }
 
+  @inlinable @inline(__always) static func - (a: SymmetricMatrix3, b: SymmetricMatrix3) -> SymmetricMatrix3 {
+    SymmetricMatrix3(a.m00 - b.m00, a.m01 - b.m01, a.m02 - b.m02, a.m11 - b.m11, a.m12 - b.m12, a.m22 - b.m22)
+  }
+
   @inlinable @inline(__always) static func * (m: SymmetricMatrix3, v: Vector3) -> Vector3 {
     Vector3(
       m.m00 * v.x + m.m01 * v.y + m.m02 * v.z, m.m01 * v.x + m.m11 * v.y + m.m12 * v.z,

@@ -348,10 +348,7 @@ public struct VQFFilter: AttitudeFilter {
     let s = (restStep ? biasP : SymmetricMatrix3.symmetricProduct(h, pht.transposed)) + .diagonal(w)
     let k = pht * s.inverse.full
     bias += k * e
-    let khp = SymmetricMatrix3.symmetricProduct(k, pht)
-    biasP = SymmetricMatrix3(
-      biasP.m00 - khp.m00, biasP.m01 - khp.m01, biasP.m02 - khp.m02, biasP.m11 - khp.m11,
-      biasP.m12 - khp.m12, biasP.m22 - khp.m22)
+    biasP = biasP - SymmetricMatrix3.symmetricProduct(k, pht)
     bias = clip(bias, biasClip)
   }
 
