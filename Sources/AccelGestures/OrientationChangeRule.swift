@@ -54,6 +54,8 @@ public struct OrientationChangeRule: ShakeRule {
   private var stage: OrientationStage
   /// The gravity low-pass factor per sample at the rate (what an export bakes in).
   let alpha: Double
+  /// The nominal sample rate (what an export's fused gravity is made for).
+  let rate: Double
   /// The stage's settings: gravity, classifier, settle time.
   var settings: OrientationSettings { stage.settings }
 
@@ -67,6 +69,7 @@ public struct OrientationChangeRule: ShakeRule {
       hysteresis: c.hysteresisDegrees)
     stage = try OrientationStage(settings, rate: rate)
     alpha = try ExponentialSetting.cutoff(c.gravityCutoffHz).alpha(rate: rate)
+    self.rate = rate
   }
 
   public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {

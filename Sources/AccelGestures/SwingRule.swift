@@ -90,6 +90,13 @@ public struct SwingRule: ShakeRule {
   let rate: Double
   /// The fused attitude, made at the first block with a gyroscope when `gyro` is 1.
   private var fused: AttitudeStage?
+  /// Its settings: VQF without the magnetometer (gravity needs no heading).
+  static let fusion: AttitudeSettings = {
+    var settings = AttitudeSettings()
+    settings.method = .vqf
+    settings.magnetometer = .off
+    return settings
+  }()
   let shortest: Double
   let longest: Double
   /// How long a reported shake may pause and go on as the same shake.
@@ -153,10 +160,7 @@ public struct SwingRule: ShakeRule {
     var gravity: (x: [Double], y: [Double], z: [Double])?
     if c.gyroscope == 1 && block.gyroscope != nil {
       if fused == nil {
-        var settings = AttitudeSettings()
-        settings.method = .vqf
-        settings.magnetometer = .off
-        fused = try? AttitudeStage(settings, rate: rate, layout: TraceLayout(hasGyroscope: true))
+        fused = try? AttitudeStage(Self.fusion, rate: rate, layout: TraceLayout(hasGyroscope: true))
       }
       gravity = fused?.gravity(block)
     }

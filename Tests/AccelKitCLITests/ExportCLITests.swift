@@ -28,15 +28,19 @@ import Testing
 
   /// Plain t,x,y,z copies (g, Apple's axes) of `traces` in `dir`, with the rate detect-shakes
   /// works out for each (exactly: 1 / the median interval of the first block, to 9 digits).
-  static func plainCopies(_ traces: [String], in dir: String) throws -> [(path: String, rate: String)] {
+  /// With `gyroscope`, t,x,y,z,gx,gy,gz copies (rad/s) instead, named `g0.csv`, `g1.csv`, ...
+  static func plainCopies(_ traces: [String], in dir: String, gyroscope: Bool = false) throws -> [(
+    path: String, rate: String
+  )] {
     var script = "set -e\n"
+    let (channels, name) = gyroscope ? ("acc,gyro", "g") : ("acc", "")
     for (i, trace) in traces.enumerated() {
-      script += "ACCELKIT convert --channels acc '\(trace)' -o '\(dir)/\(i).csv'\n"
+      script += "ACCELKIT convert --channels \(channels) '\(trace)' -o '\(dir)/\(name)\(i).csv'\n"
     }
     let result = try accelkit([], shell: script)
     try #require(result.status == 0, "\(result.stderr)")
     return try traces.indices.map { i in
-      let path = "\(dir)/\(i).csv"
+      let path = "\(dir)/\(name)\(i).csv"
       return (
         path, formatNumber(try TraceStream(path: path, settings: TraceReadSettings(), resample: nil).rate)
       )
@@ -86,6 +90,22 @@ import Testing
     return manifest.split(separator: "\n").dropFirst().map { "\(test)/\($0.split(separator: ",")[0])" }
   }
 
+  /// The test set's traces that have a gyroscope, and the real recording with one (BROAD's).
+  static func gyroscopeTraces() throws -> [String] {
+    try testTraces().filter {
+      String(decoding: (readFile($0) ?? []).prefix(40), as: UTF8.self).hasPrefix("t,x,y,z,gx,gy,gz")
+    } + [Paths.packageRoot + "/datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz"]
+  }
+
+  /// The events of every trace's outputs that `differences` wrote for `rule`.
+  static func eventCount(_ traces: [(path: String, rate: String)], rule: String) -> Int {
+    traces.reduce(0) {
+      $0
+        + String(decoding: readFile($1.path + ".\(rule).swift.csv") ?? [], as: UTF8.self)
+        .split(separator: "\n").count - 1
+    }
+  }
+
   @Test func everyRuleGivesDetectShakesEventsOnTheTestSetAndRealRecordings() throws {
     let dir = Paths.temporaryDirectory()
     let real = ["st-mlc/shake.csv", "st-mlc/motion.csv", "broad/02_undisturbed_slow_rotation_B.csv.gz"].map {
@@ -97,14 +117,84 @@ import Testing
     for rule in Self.detectors {
       let differing = try Self.differences(rule: rule, params: [], traces: traces, in: dir)
       #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
-      for trace in traces {
-        events +=
-          String(decoding: readFile(trace.path + ".\(rule).swift.csv") ?? [], as: UTF8.self)
-          .split(separator: "\n").count - 1
-      }
+      events += Self.eventCount(traces, rule: rule)
     }
     // Enough events that equality says something (every rule finds some).
     #expect(events > 400, "\(events)")
+  }
+
+  /// With a gyroscope, swing (gyro=1) and orientation-change (gyro=1, its default) take gravity
+  /// from the fused attitude; the exported push_gyro does too and gives detect-shakes' events.
+  @Test func gravityFromTheFusedAttitudeGivesDetectShakesEvents() throws {
+    let dir = Paths.temporaryDirectory()
+    let traces = try Self.plainCopies(try Self.gyroscopeTraces(), in: dir, gyroscope: true)
+    #expect(traces.count > 30)
+    var events: [String: Int] = [:]
+    for (rule, params) in [("swing", ["gyro=1"]), ("orientation-change", [])] {
+      let differing = try Self.differences(rule: rule, params: params, traces: traces, in: dir)
+      #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
+      events[rule] = Self.eventCount(traces, rule: rule)
+    }
+    #expect(events["swing", default: 0] > 40 && events["orientation-change", default: 0] > 100, "\(events)")
+  }
+
+  /// The exported fused gravity is `filter gravity --method fusion`'s (the attitude stage's, VQF
+  /// without the magnetometer), bit for bit, on every sample of the test set's traces with a
+  /// gyroscope and of the BROAD recording (a long real rotation at 286 Hz).
+  @Test func exportedFusedGravityIsTheAttitudeStagesBitForBit() throws {
+    let dir = Paths.temporaryDirectory()
+    let cc = try Self.compiler("cc")
+    let traces = try Self.plainCopies(try Self.gyroscopeTraces(), in: dir, gyroscope: true)
+    let driver = """
+      #include <stdio.h>
+      #include "accelkit_detector.h"
+      int main(void) {
+        static char line[4096];
+        static ak_detector_state s;
+        double v[7], g[3];
+        ak_detector_init(&s);
+        if (!fgets(line, sizeof line, stdin)) return 65;
+        while (fgets(line, sizeof line, stdin)) {
+          if (sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf", v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6) != 7) return 65;
+          ak_detector_fused_gravity(&s.fusion, v[0], v[1], v[2], v[3], v[4], v[5], v[6], g);
+          printf("%.17g,%.17g,%.17g\\n", g[0], g[1], g[2]);
+        }
+        return 0;
+      }
+
+      """
+    writeFile(dir + "/gravity.c", driver)
+    var script = "set -e\n"
+    for (i, trace) in traces.enumerated() {
+      let out = "\(dir)/fused\(i)"
+      script += "ACCELKIT export --rule swing --param gyro=1 --rate \(trace.rate) -o '\(out)'\n"
+      script +=
+        "'\(cc)' -std=c99 -O2 -Wall -Wextra -pedantic -Werror -I '\(out)' '\(dir)/gravity.c' -o '\(out)/gravity' -lm\n"
+      script += "'\(out)/gravity' < '\(trace.path)' > '\(out)/c.csv'\n"
+      script +=
+        "ACCELKIT filter gravity --method fusion --rate \(trace.rate) '\(trace.path)' -o '\(out)/swift.csv'\n"
+    }
+    let result = try accelkit([], shell: script)
+    try #require(result.status == 0, "\(result.stderr)")
+    var samples = 0
+    var differing: [String] = []
+    for i in traces.indices {
+      let c = String(decoding: readFile("\(dir)/fused\(i)/c.csv") ?? [], as: UTF8.self).split(separator: "\n")
+      let swift = String(decoding: readFile("\(dir)/fused\(i)/swift.csv") ?? [], as: UTF8.self)
+        .split(separator: "\n").dropFirst()
+      #expect(c.count == swift.count, "\(traces[i].path)")
+      for (a, b) in zip(c, swift) {
+        let ours = a.split(separator: ",").map { Double($0) }
+        let theirs = b.split(separator: ",").prefix(4).dropFirst().map { Double($0) }
+        samples += 1
+        if ours != theirs || ours.contains(nil) {
+          differing.append("\(traces[i].path): \(a) against \(b)")
+          break
+        }
+      }
+    }
+    #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
+    #expect(samples > 100_000, "\(samples)")
   }
 
   /// Random settings of every parameter (around the defaults, within each one's range) on freshly
@@ -113,7 +203,9 @@ import Testing
     let dir = Paths.temporaryDirectory()
     let generated = try accelkit(["generate", "-o", dir + "/gen", "--traces", "10", "--seed", "41"])
     try #require(generated.status == 0, "\(generated.stderr)")
-    let traces = try Self.plainCopies((0..<10).map { String(format: "%@/gen/%03d.csv", dir, $0) }, in: dir)
+    // With the gyroscope: swing's and orientation-change's gyro = 1 take gravity from it.
+    let traces = try Self.plainCopies(
+      (0..<10).map { String(format: "%@/gen/%03d.csv", dir, $0) }, in: dir, gyroscope: true)
     var random = SeededRandom(seed: 7)
     // Parameters whose default 0 switches them off, with the values they take when on.
     let whenOn: [String: ClosedRange<Double>] = [
@@ -139,8 +231,6 @@ import Testing
           }
           value = min(row.range.upperBound, max(row.range.lowerBound, value))
           if integral.contains(row.unit) { value = max(row.range.lowerBound, value.rounded()) }
-          // Gravity from the gyroscope is not exported (the copies have none anyway).
-          if row.name == "gyro" { value = 0 }
           return "\(row.name)=\(value)"
         }
         // A setting the rule refuses (min_hz above max_hz, ...) is drawn again.
@@ -310,9 +400,10 @@ extension ExportCLITests {
     writeFile(dir + "/file", "")
     let blocked = try accelkit(["export", "--rule", "swing", "-o", dir + "/file"])
     #expect(blocked.status == 73, "\(blocked.status) \(blocked.stderr)")
-    // Rate-free rules need no --rate; the gyroscope option that is not exported is said so.
-    let gyro = try accelkit(["export", "--rule", "orientation-change", "--rate", "100", "-o", dir + "/f"])
-    #expect(gyro.status == 0 && gyro.stderr.contains("gyro"), "\(gyro.stderr)")
+    // Rate-free rules need no --rate, but gravity from the fused attitude does (its filter's
+    // coefficients are made for the rate).
+    let gyro = try accelkit(["export", "--rule", "swing", "--param", "gyro=1", "-o", dir + "/f"])
+    #expect(gyro.status == 64 && gyro.stderr.contains("--rate"), "\(gyro.stderr)")
     let plain = try accelkit(["export", "--rule", "swing", "-o", dir + "/g"])
     #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
     // The same command writes the same bytes.
@@ -334,14 +425,25 @@ extension ExportCLITests {
     let traces = try Self.plainCopies(names, in: dir)
     let manifest = String(decoding: readFile(test + "/manifest.csv") ?? [], as: UTF8.self).split(
       separator: "\n")
-    let eventsFiles = manifest.dropFirst().map { "\(test)/\($0.split(separator: ",")[1])" }
+    let allEvents = manifest.dropFirst().map { "\(test)/\($0.split(separator: ",")[1])" }
+    // The traces with a gyroscope, for gravity from the fused attitude (push_gyro).
+    let withGyroscope = Set(try Self.gyroscopeTraces())
+    let gyroscopeIndices = names.indices.filter { withGyroscope.contains(names[$0]) }
+    let gyroscopeCopies = try Self.plainCopies(gyroscopeIndices.map { names[$0] }, in: dir, gyroscope: true)
     var report = ""
-    for rule in Self.detectors {
+    let runs =
+      Self.detectors.map { (rule: $0, params: [String](), gyroscope: false) } + [
+        (rule: "swing", params: ["gyro=1"], gyroscope: true),
+        (rule: "orientation-change", params: [], gyroscope: true),
+      ]
+    for (rule, params, gyroscope) in runs {
+      let traces = gyroscope ? gyroscopeCopies : traces
+      let eventsFiles = gyroscope ? gyroscopeIndices.map { allEvents[$0] } : allEvents
       var f1 = [Double?]()
       var events = [[[LabeledInterval]]]()
       let label = try #require(ShakeRules.named(rule)?.labels[0] ?? BuiltInModels.named(rule)?.labels[0])
       for precision in ["double", "float"] {
-        _ = try Self.differences(rule: rule, params: [], traces: traces, in: dir, precision: precision)
+        _ = try Self.differences(rule: rule, params: params, traces: traces, in: dir, precision: precision)
         var total = Metrics()
         var found = [[LabeledInterval]]()
         var annotated = false
@@ -379,9 +481,11 @@ extension ExportCLITests {
       }
       let change = f1[0].flatMap { d in f1[1].map { $0 - d } }
       report +=
-        "\(rule): f1 double \(f1[0].map { "\($0)" } ?? "-") float \(f1[1].map { "\($0)" } ?? "-"), "
+        "\(rule)\(gyroscope ? " with the gyroscope" : ""): f1 double \(f1[0].map { "\($0)" } ?? "-") float \(f1[1].map { "\($0)" } ?? "-"), "
         + "float vs double events: f1 \(agreement.f1) (\(agreement.tp + agreement.fn) double events, \(moved) moved by more than 1e-9 s)\n"
-      let recorded = try #require(DetectorExport.floatCost[rule], "no float figure recorded for \(rule)")
+      let recorded = try #require(
+        (gyroscope ? DetectorExport.floatCostWithGyroscope : DetectorExport.floatCost)[rule],
+        "no float figure recorded for \(rule)")
       #expect(
         (recorded.f1Change == nil) == (change == nil),
         "\(rule): \(String(describing: recorded.f1Change)) \(String(describing: change))")

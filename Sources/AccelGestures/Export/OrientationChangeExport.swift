@@ -5,6 +5,9 @@ extension OrientationChangeRule: CExportable {
 
   func cParts() -> CDetectorParts {
     let k = settings.classifier
+    // With gyro = 1, push_gyro takes gravity from the fused attitude, as detect-shakes does for a
+    // trace with a gyroscope (and then no acceleration tolerance applies); push from the low-pass.
+    let fusion = settings.gyroscope == .auto ? FusedGravityC(settings.fusion, rate: rate) : nil
     // The orientations by `DeviceOrientation.index`.
     let names = DeviceOrientation.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
     return CDetectorParts(
@@ -18,7 +21,8 @@ extension OrientationChangeRule: CExportable {
         ("FLAT_ANGLE", .real(k.flatAngle), "within this of flat the device is face up or down (degrees)"),
         ("TOLERANCE_G", .real(k.accelerationTolerance), "no orientation while | |a| - 1 g | exceeds this"),
         ("DEGREES_PER_RADIAN", .real(Attitude.degreesPerRadian), "180 / pi"),
-      ],
+      ] + (fusion?.constants ?? []),
+      types: fusion == nil ? "" : FusedGravityC.types,
       state: """
         int started;
         ak_detector_real gravity[3];
@@ -26,15 +30,15 @@ extension OrientationChangeRule: CExportable {
                           4 face-up, 5 face-down, 6 unknown */
         int candidate; /* -1: none */
         ak_detector_real candidate_since;
-        """,
+        """ + (fusion == nil ? "" : "\n" + FusedGravityC.stateField),
       initialize: """
         s->started = 0;
         s->gravity[0] = s->gravity[1] = s->gravity[2] = 0;
         s->current = 6;
         s->candidate = -1;
         s->candidate_since = 0;
-        """,
-      helpers: """
+        """ + (fusion == nil ? "" : "\n" + FusedGravityC.initialize),
+      helpers: (fusion == nil ? "" : FusedGravityC.helpers) + """
         /* The seed's four classes from the up angle u (radians). */
         static inline int ak_detector_upright(ak_detector_real u) {
           if (u >= (ak_detector_real)-2.25 && u <= (ak_detector_real)-0.75) return 0;
@@ -86,10 +90,31 @@ extension OrientationChangeRule: CExportable {
           }
         }
 
+        /* A gravity estimate g for time t: returns 1 and fills *e when a new orientation is announced. */
+        static inline int ak_detector_announce(ak_detector_state *s, ak_detector_real t, const ak_detector_real *g,
+                                               ak_detector_real magnitude, ak_detector_event *e) {
+          int cls = ak_detector_classify(g, magnitude, s->current), previous;
+          if (cls == 6 || cls == s->current) {
+            s->candidate = -1;
+            return 0;
+          }
+          if (s->candidate != cls) {
+            s->candidate = cls;
+            s->candidate_since = t;
+          }
+          if (!(t - s->candidate_since >= AK_DETECTOR_SETTLE_S)) return 0;
+          previous = s->current;
+          s->current = cls;
+          s->candidate = -1;
+          /* The first orientation taken is where the recording starts, not a change. */
+          if (previous == 6) return 0;
+          ak_detector_set_event(e, t, t, t, 0, 0, -1, ak_detector_orientation_name(cls), "orientation-change", 0);
+          return 1;
+        }
+
         """,
       push: """
         ak_detector_real magnitude = AK_DETECTOR_SQRT(x * x + y * y + z * z);
-        int cls, previous;
         if (!s->started) {
           s->started = 1;
           s->gravity[0] = x;
@@ -99,31 +124,19 @@ extension OrientationChangeRule: CExportable {
         s->gravity[0] = x * AK_DETECTOR_ALPHA + s->gravity[0] * (1 - AK_DETECTOR_ALPHA);
         s->gravity[1] = y * AK_DETECTOR_ALPHA + s->gravity[1] * (1 - AK_DETECTOR_ALPHA);
         s->gravity[2] = z * AK_DETECTOR_ALPHA + s->gravity[2] * (1 - AK_DETECTOR_ALPHA);
-        cls = ak_detector_classify(s->gravity, magnitude, s->current);
-        if (cls == 6 || cls == s->current) {
-          s->candidate = -1;
-          return 0;
-        }
-        if (s->candidate != cls) {
-          s->candidate = cls;
-          s->candidate_since = t;
-        }
-        if (!(t - s->candidate_since >= AK_DETECTOR_SETTLE_S)) return 0;
-        previous = s->current;
-        s->current = cls;
-        s->candidate = -1;
-        /* The first orientation taken is where the recording starts, not a change. */
-        if (previous == 6) return 0;
-        ak_detector_set_event(e, t, t, t, 0, 0, -1, ak_detector_orientation_name(cls), "orientation-change", 0);
-        return 1;
+        return ak_detector_announce(s, t, s->gravity, magnitude, e);
+        """,
+      pushGyroscope: fusion == nil
+        ? nil
+        : """
+        ak_detector_real g[3];
+        ak_detector_fused_gravity(&s->fusion, t, x, y, z, gx, gy, gz, g);
+        return ak_detector_announce(s, t, g, 1, e);
         """,
       notes: [
-        "Gravity from the exponential low-pass (as for a trace without a gyroscope; the fused",
-        "attitude gyro = 1 uses with a gyroscope is not exported). Orientations: \(names).",
+        "Gravity from the exponential low-pass with push; \(fusion == nil ? "the same with push_gyro (gyro = 0)" : "from the fused attitude (VQF without the magnetometer) with push_gyro, and then no acceleration tolerance applies").",
+        "Orientations: \(names).",
       ],
-      warnings: settings.gyroscope == .auto
-        ? [
-          "orientation-change.gyro=1 is not exported: the header takes gravity from the low-pass, as detect-shakes does for a trace without a gyroscope (evaluate on t,x,y,z copies, or with --param gyro=0, to compare)"
-        ] : [])
+      usesGyroscope: fusion != nil)
   }
 }

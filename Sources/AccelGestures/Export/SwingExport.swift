@@ -1,16 +1,16 @@
 extension SwingRule: CExportable {
-  var exportUsesRate: Bool { false }
+  var exportUsesRate: Bool { c.gyroscope == 1 }
 
   func cParts() -> CDetectorParts {
-    var notes: [String] = []
-    if c.gyroscope == 1 {
-      notes.append("gyro = 1 is not exported: gravity comes from the two low-passes, as without a gyroscope.")
-    }
-    let warnings =
-      c.gyroscope == 1
-      ? [
-        "swing.gyro=1 is not exported: the header takes gravity from the low-passes, as detect-shakes does for a trace without a gyroscope"
-      ] : []
+    // With gyro = 1, push_gyro takes gravity from the fused attitude, as detect-shakes does for a
+    // trace with a gyroscope; push (no gyroscope) from the low-passes.
+    let fusion = c.gyroscope == 1 ? FusedGravityC(Self.fusion, rate: rate) : nil
+    let notes =
+      fusion == nil
+      ? []
+      : [
+        "push_gyro takes gravity from the fused attitude (VQF without the magnetometer), push from the low-passes."
+      ]
     return CDetectorParts(
       constants: [
         ("GRAVITY_TAU_S", .real(c.gravityTauSeconds), "time constant of each gravity low-pass (s)"),
@@ -30,7 +30,8 @@ extension SwingRule: CExportable {
           "FREE_FALL_LIMIT_G", .real(Self.freeFallLimit),
           "a clipped run's free direction must exceed this (g)"
         ),
-      ],
+      ] + (fusion?.constants ?? []),
+      types: fusion == nil ? "" : FusedGravityC.types,
       state: """
         int started;
         ak_detector_real previous_time;
@@ -52,7 +53,7 @@ extension SwingRule: CExportable {
         int run_has_reported;
         ak_detector_real run_reported;
         long axis_votes[3];
-        """,
+        """ + (fusion == nil ? "" : "\n" + FusedGravityC.stateField),
       initialize: """
         int k;
         s->started = 0;
@@ -67,8 +68,8 @@ extension SwingRule: CExportable {
         s->half_at_rail = 0;
         ak_detector_reset_run(s);
         for (k = 0; k < 3; k++) s->axis_votes[k] = 0;
-        """,
-      helpers: """
+        """ + (fusion == nil ? "" : "\n" + FusedGravityC.initialize),
+      helpers: (fusion == nil ? "" : FusedGravityC.helpers) + """
         static inline void ak_detector_reset_run(ak_detector_state *s) {
           s->run_start = s->run_end = 0;
           s->run_count = 0;
@@ -156,140 +157,152 @@ extension SwingRule: CExportable {
           return 0;
         }
 
-        """,
-      push: """
-        ak_detector_real previous, dt, extreme, a, b, along, largest, u[3], v[3], sv, earlier, later;
-        int k, ended = 0, direction;
-        ak_detector_event found;
-        if (!(isfinite(x) && isfinite(y) && isfinite(z))) return 0;
-        if (!s->started) {
-          s->started = 1;
+        /* One sample; gravity from fused (from the fused attitude) when it is not null, else
+           from the low-passes (kept running either way). */
+        static inline int ak_detector_step(ak_detector_state *s, ak_detector_real t, ak_detector_real x, ak_detector_real y,
+                                           ak_detector_real z, const ak_detector_real *fused, ak_detector_event *e) {
+          ak_detector_real previous, dt, extreme, a, b, along, largest, u[3], v[3], sv, earlier, later;
+          int k, ended = 0, direction;
+          ak_detector_event found;
+          if (!(isfinite(x) && isfinite(y) && isfinite(z))) return 0;
+          if (!s->started) {
+            s->started = 1;
+            s->previous_time = t;
+            s->g1[0] = s->g2[0] = x;
+            s->g1[1] = s->g2[1] = y;
+            s->g1[2] = s->g2[2] = z;
+            s->last_zero = t;
+            return 0;
+          }
+          previous = s->previous_time;
+          dt = AK_DETECTOR_MAX((ak_detector_real)0, t - previous);
           s->previous_time = t;
-          s->g1[0] = s->g2[0] = x;
-          s->g1[1] = s->g2[1] = y;
-          s->g1[2] = s->g2[2] = z;
-          s->last_zero = t;
-          return 0;
-        }
-        previous = s->previous_time;
-        dt = AK_DETECTOR_MAX((ak_detector_real)0, t - previous);
-        s->previous_time = t;
-        /* A sensor at the end of its range reads the same extreme value again and again. */
-        extreme = AK_DETECTOR_MAX(AK_DETECTOR_MAX(AK_DETECTOR_FABS(x), AK_DETECTOR_FABS(y)), AK_DETECTOR_FABS(z));
-        if (extreme > s->rail) {
-          s->rail = extreme;
-        } else if (extreme == s->rail && s->rail >= AK_DETECTOR_RAIL_FLOOR_G) {
-          s->half_at_rail += 1;
-        }
-        a = 1 - AK_DETECTOR_EXP(-dt / AK_DETECTOR_GRAVITY_TAU_S);
-        s->g1[0] = s->g1[0] + a * (x - s->g1[0]);
-        s->g1[1] = s->g1[1] + a * (y - s->g1[1]);
-        s->g1[2] = s->g1[2] + a * (z - s->g1[2]);
-        s->g2[0] = s->g2[0] + a * (s->g1[0] - s->g2[0]);
-        s->g2[1] = s->g2[1] + a * (s->g1[1] - s->g2[1]);
-        s->g2[2] = s->g2[2] + a * (s->g1[2] - s->g2[2]);
-        u[0] = x - s->g2[0];
-        u[1] = y - s->g2[1];
-        u[2] = z - s->g2[2];
-        /* Covariance and its principal axis. */
-        b = 1 - AK_DETECTOR_EXP(-dt / AK_DETECTOR_AXIS_TAU_S);
-        s->cov[0] += b * (u[0] * u[0] - s->cov[0]);
-        s->cov[1] += b * (u[1] * u[1] - s->cov[1]);
-        s->cov[2] += b * (u[2] * u[2] - s->cov[2]);
-        s->cov[3] += b * (u[0] * u[1] - s->cov[3]);
-        s->cov[4] += b * (u[0] * u[2] - s->cov[4]);
-        s->cov[5] += b * (u[1] * u[2] - s->cov[5]);
-        v[0] = s->axis[0];
-        v[1] = s->axis[1];
-        v[2] = s->axis[2];
-        /* Start again from the device axis of largest variance when that holds clearly more than
-           the current axis (power iteration cannot leave an orthogonal vector). */
-        along = v[0] * (s->cov[0] * v[0] + s->cov[3] * v[1] + s->cov[4] * v[2]) +
-                v[1] * (s->cov[3] * v[0] + s->cov[1] * v[1] + s->cov[5] * v[2]) +
-                v[2] * (s->cov[4] * v[0] + s->cov[5] * v[1] + s->cov[2] * v[2]);
-        largest = AK_DETECTOR_MAX(AK_DETECTOR_MAX(s->cov[0], s->cov[1]), s->cov[2]);
-        if (largest > 2 * along) {
-          v[0] = s->cov[0] == largest ? 1 : 0;
-          v[1] = s->cov[0] == largest ? 0 : s->cov[1] == largest ? 1 : 0;
-          v[2] = s->cov[0] == largest || s->cov[1] == largest ? 0 : 1;
-        }
-        for (k = 0; k < 2; k++) {
-          ak_detector_real w0 = s->cov[0] * v[0] + s->cov[3] * v[1] + s->cov[4] * v[2];
-          ak_detector_real w1 = s->cov[3] * v[0] + s->cov[1] * v[1] + s->cov[5] * v[2];
-          ak_detector_real w2 = s->cov[4] * v[0] + s->cov[5] * v[1] + s->cov[2] * v[2];
-          ak_detector_real n = AK_DETECTOR_SQRT(w0 * w0 + w1 * w1 + w2 * w2);
-          if (!(n > (ak_detector_real)1e-12)) break;
-          v[0] = w0 / n;
-          v[1] = w1 / n;
-          v[2] = w2 / n;
-        }
-        /* Keep the axis's sign continuous, so that s does not flip with it. */
-        if (v[0] * s->axis[0] + v[1] * s->axis[1] + v[2] * s->axis[2] < 0) {
-          v[0] = -v[0];
-          v[1] = -v[1];
-          v[2] = -v[2];
-        }
-        s->axis[0] = v[0];
-        s->axis[1] = v[1];
-        s->axis[2] = v[2];
-        sv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+          /* A sensor at the end of its range reads the same extreme value again and again. */
+          extreme = AK_DETECTOR_MAX(AK_DETECTOR_MAX(AK_DETECTOR_FABS(x), AK_DETECTOR_FABS(y)), AK_DETECTOR_FABS(z));
+          if (extreme > s->rail) {
+            s->rail = extreme;
+          } else if (extreme == s->rail && s->rail >= AK_DETECTOR_RAIL_FLOOR_G) {
+            s->half_at_rail += 1;
+          }
+          a = 1 - AK_DETECTOR_EXP(-dt / AK_DETECTOR_GRAVITY_TAU_S);
+          s->g1[0] = s->g1[0] + a * (x - s->g1[0]);
+          s->g1[1] = s->g1[1] + a * (y - s->g1[1]);
+          s->g1[2] = s->g1[2] + a * (z - s->g1[2]);
+          s->g2[0] = s->g2[0] + a * (s->g1[0] - s->g2[0]);
+          s->g2[1] = s->g2[1] + a * (s->g1[1] - s->g2[1]);
+          s->g2[2] = s->g2[2] + a * (s->g1[2] - s->g2[2]);
+          u[0] = x - (fused ? fused[0] : s->g2[0]);
+          u[1] = y - (fused ? fused[1] : s->g2[1]);
+          u[2] = z - (fused ? fused[2] : s->g2[2]);
+          /* Covariance and its principal axis. */
+          b = 1 - AK_DETECTOR_EXP(-dt / AK_DETECTOR_AXIS_TAU_S);
+          s->cov[0] += b * (u[0] * u[0] - s->cov[0]);
+          s->cov[1] += b * (u[1] * u[1] - s->cov[1]);
+          s->cov[2] += b * (u[2] * u[2] - s->cov[2]);
+          s->cov[3] += b * (u[0] * u[1] - s->cov[3]);
+          s->cov[4] += b * (u[0] * u[2] - s->cov[4]);
+          s->cov[5] += b * (u[1] * u[2] - s->cov[5]);
+          v[0] = s->axis[0];
+          v[1] = s->axis[1];
+          v[2] = s->axis[2];
+          /* Start again from the device axis of largest variance when that holds clearly more than
+             the current axis (power iteration cannot leave an orthogonal vector). */
+          along = v[0] * (s->cov[0] * v[0] + s->cov[3] * v[1] + s->cov[4] * v[2]) +
+                  v[1] * (s->cov[3] * v[0] + s->cov[1] * v[1] + s->cov[5] * v[2]) +
+                  v[2] * (s->cov[4] * v[0] + s->cov[5] * v[1] + s->cov[2] * v[2]);
+          largest = AK_DETECTOR_MAX(AK_DETECTOR_MAX(s->cov[0], s->cov[1]), s->cov[2]);
+          if (largest > 2 * along) {
+            v[0] = s->cov[0] == largest ? 1 : 0;
+            v[1] = s->cov[0] == largest ? 0 : s->cov[1] == largest ? 1 : 0;
+            v[2] = s->cov[0] == largest || s->cov[1] == largest ? 0 : 1;
+          }
+          for (k = 0; k < 2; k++) {
+            ak_detector_real w0 = s->cov[0] * v[0] + s->cov[3] * v[1] + s->cov[4] * v[2];
+            ak_detector_real w1 = s->cov[3] * v[0] + s->cov[1] * v[1] + s->cov[5] * v[2];
+            ak_detector_real w2 = s->cov[4] * v[0] + s->cov[5] * v[1] + s->cov[2] * v[2];
+            ak_detector_real n = AK_DETECTOR_SQRT(w0 * w0 + w1 * w1 + w2 * w2);
+            if (!(n > (ak_detector_real)1e-12)) break;
+            v[0] = w0 / n;
+            v[1] = w1 / n;
+            v[2] = w2 / n;
+          }
+          /* Keep the axis's sign continuous, so that s does not flip with it. */
+          if (v[0] * s->axis[0] + v[1] * s->axis[1] + v[2] * s->axis[2] < 0) {
+            v[0] = -v[0];
+            v[1] = -v[1];
+            v[2] = -v[2];
+          }
+          s->axis[0] = v[0];
+          s->axis[1] = v[1];
+          s->axis[2] = v[2];
+          sv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
 
-        if (sv != 0 && (sv > 0 ? 1 : -1) != s->last_sign) {
-          /* The crossing, interpolated between the two samples. */
-          if (s->last_sign != 0) s->last_zero = previous + dt * s->last_value / (s->last_value - sv);
-          s->last_sign = sv > 0 ? 1 : -1;
-        }
-        earlier = s->before_last;
-        later = s->last_value;
-        s->before_last = s->last_value;
-        s->last_value = sv;
-        direction = sv > AK_DETECTOR_HYSTERESIS_G ? 1 : sv < -AK_DETECTOR_HYSTERESIS_G ? -1 : 0;
-        if (direction != 0 && direction != s->sign) {
-          /* The half-swing in progress ended at the last zero crossing. */
-          if (s->sign != 0 && ak_detector_end_half_swing(s, s->last_zero, &found)) {
-            *e = found;
-            ended = 1;
+          if (sv != 0 && (sv > 0 ? 1 : -1) != s->last_sign) {
+            /* The crossing, interpolated between the two samples. */
+            if (s->last_sign != 0) s->last_zero = previous + dt * s->last_value / (s->last_value - sv);
+            s->last_sign = sv > 0 ? 1 : -1;
           }
-          s->sign = direction;
-          s->half_start = s->last_zero;
-          s->half_peak = 0;
-          s->half_at_rail = 0;
-        }
-        if (s->sign != 0) {
-          ak_detector_real y0 = AK_DETECTOR_FABS(earlier), y1 = AK_DETECTOR_FABS(later), y2 = AK_DETECTOR_FABS(sv);
-          ak_detector_real curvature = y0 - 2 * y1 + y2;
-          s->half_peak = AK_DETECTOR_MAX(s->half_peak, AK_DETECTOR_FABS(sv));
-          /* A peak between samples: the vertex of the parabola through the last three |s|. */
-          if (y1 >= y0 && y1 >= y2 && curvature < 0 && (earlier > 0) == (later > 0) && (later > 0) == (sv > 0)) {
-            ak_detector_real offset = (ak_detector_real)0.5 * (y0 - y2) / curvature;
-            if (AK_DETECTOR_FABS(offset) <= (ak_detector_real)0.5)
-              s->half_peak = AK_DETECTOR_MAX(s->half_peak, y1 - (ak_detector_real)0.25 * (y0 - y2) * offset);
+          earlier = s->before_last;
+          later = s->last_value;
+          s->before_last = s->last_value;
+          s->last_value = sv;
+          direction = sv > AK_DETECTOR_HYSTERESIS_G ? 1 : sv < -AK_DETECTOR_HYSTERESIS_G ? -1 : 0;
+          if (direction != 0 && direction != s->sign) {
+            /* The half-swing in progress ended at the last zero crossing. */
+            if (s->sign != 0 && ak_detector_end_half_swing(s, s->last_zero, &found)) {
+              *e = found;
+              ended = 1;
+            }
+            s->sign = direction;
+            s->half_start = s->last_zero;
+            s->half_peak = 0;
+            s->half_at_rail = 0;
           }
-          if (t - s->half_start > AK_DETECTOR_LONGEST_S) {
-            /* Too slow to be a shake: this half-swing does not count. */
-            s->sign = 0;
-            if (!s->run_has_reported && ak_detector_close_run(s, &found)) {
+          if (s->sign != 0) {
+            ak_detector_real y0 = AK_DETECTOR_FABS(earlier), y1 = AK_DETECTOR_FABS(later), y2 = AK_DETECTOR_FABS(sv);
+            ak_detector_real curvature = y0 - 2 * y1 + y2;
+            s->half_peak = AK_DETECTOR_MAX(s->half_peak, AK_DETECTOR_FABS(sv));
+            /* A peak between samples: the vertex of the parabola through the last three |s|. */
+            if (y1 >= y0 && y1 >= y2 && curvature < 0 && (earlier > 0) == (later > 0) && (later > 0) == (sv > 0)) {
+              ak_detector_real offset = (ak_detector_real)0.5 * (y0 - y2) / curvature;
+              if (AK_DETECTOR_FABS(offset) <= (ak_detector_real)0.5)
+                s->half_peak = AK_DETECTOR_MAX(s->half_peak, y1 - (ak_detector_real)0.25 * (y0 - y2) * offset);
+            }
+            if (t - s->half_start > AK_DETECTOR_LONGEST_S) {
+              /* Too slow to be a shake: this half-swing does not count. */
+              s->sign = 0;
+              if (!s->run_has_reported && ak_detector_close_run(s, &found)) {
+                *e = found;
+                ended = 1;
+              }
+            }
+          }
+          if (s->run_has_reported && t - s->run_end > AK_DETECTOR_LONGEST_S + AK_DETECTOR_BRIDGE_S) {
+            /* A reported shake ends when no counted half-swing has continued it for a while. */
+            if (ak_detector_close_run(s, &found)) {
               *e = found;
               ended = 1;
             }
           }
-        }
-        if (s->run_has_reported && t - s->run_end > AK_DETECTOR_LONGEST_S + AK_DETECTOR_BRIDGE_S) {
-          /* A reported shake ends when no counted half-swing has continued it for a while. */
-          if (ak_detector_close_run(s, &found)) {
-            *e = found;
-            ended = 1;
+          if (s->sign != 0 && AK_DETECTOR_FABS(sv) > AK_DETECTOR_HYSTERESIS_G) {
+            k = AK_DETECTOR_FABS(v[0]) >= AK_DETECTOR_FABS(v[1]) && AK_DETECTOR_FABS(v[0]) >= AK_DETECTOR_FABS(v[2]) ? 0
+                : AK_DETECTOR_FABS(v[1]) >= AK_DETECTOR_FABS(v[2])                                                ? 1
+                                                                                                                     : 2;
+            s->axis_votes[k] += 1;
           }
+          return ended;
         }
-        if (s->sign != 0 && AK_DETECTOR_FABS(sv) > AK_DETECTOR_HYSTERESIS_G) {
-          k = AK_DETECTOR_FABS(v[0]) >= AK_DETECTOR_FABS(v[1]) && AK_DETECTOR_FABS(v[0]) >= AK_DETECTOR_FABS(v[2]) ? 0
-              : AK_DETECTOR_FABS(v[1]) >= AK_DETECTOR_FABS(v[2])                                                ? 1
-                                                                                                                   : 2;
-          s->axis_votes[k] += 1;
-        }
-        return ended;
+
+        """,
+      push: "return ak_detector_step(s, t, x, y, z, 0, e);",
+      pushGyroscope: fusion == nil
+        ? nil
+        : """
+        ak_detector_real g[3];
+        ak_detector_fused_gravity(&s->fusion, t, x, y, z, gx, gy, gz, g);
+        return ak_detector_step(s, t, x, y, z, g, e);
         """,
       finish: "return ak_detector_close_run(s, e);",
-      notes: notes, warnings: warnings)
+      notes: notes, usesGyroscope: fusion != nil)
   }
 }

@@ -21,7 +21,8 @@ struct Export: ParsableCommand {
       Examples/firmware/replay.c reads a CSV on stdin and prints detect-shakes' events CSV with \
       the exported detector: cc -std=c99 -O2 -I DIR Examples/firmware/replay.c -o replay -lm. \
       Rules whose constants depend on the sample rate (seismic's queue, orientation-change's \
-      low-pass, a cutoff or window in seconds) need --rate. Swift code uses the header through a \
+      low-pass, a cutoff or window in seconds, gravity from the fused attitude with gyro=1) need \
+      --rate. Swift code uses the header through a \
       C target (a module map), so there is no separate Swift export.
 
       Examples:

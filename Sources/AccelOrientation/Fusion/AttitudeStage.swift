@@ -180,6 +180,9 @@ public struct AttitudeStage: Sendable {
     return c
   }
 
+  /// The VQF filter's derived constants (`VQFFilter.derivedConstants`) when the method is VQF.
+  public var vqfConstants: [(name: String, value: Double)]? { (filter as? VQFFilter)?.derivedConstants }
+
   /// The attitude after each sample of `block` (sensor to world).
   public mutating func attitudes(_ block: SampleBlock) -> [Quaternion] {
     var out: [Quaternion] = []

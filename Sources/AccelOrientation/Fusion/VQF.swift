@@ -400,6 +400,34 @@ public struct VQFFilter: AttitudeFilter {
   }
 }
 
+extension VQFFilter {
+  /// The numbers the filter derives from its configuration and nominal interval, by name: what a
+  /// copy of the filter in another language (an exported detector's fused gravity) bakes in so
+  /// that its arithmetic is this filter's. The low-passes: `ACC_*` for tau_acc (the accelerometer,
+  /// R and the bias), `REST_*` for rest_filter_tau, each with B0, B1, B2, A1, A2 and WARM_UP (its
+  /// averaging time). Flags are 0 or 1.
+  public var derivedConstants: [(name: String, value: Double)] {
+    var out: [(name: String, value: Double)] = [
+      ("TS", ts), ("BIAS_CLIP", biasClip), ("REST_TH_GYR2", restThGyr2), ("REST_TH_ACC2", restThAcc2),
+      ("BIAS_P0", biasP0), ("BIAS_V", biasV), ("BIAS_MOTION_W", biasMotionW),
+      ("BIAS_VERTICAL_W", biasVerticalW),
+      ("BIAS_REST_W", biasRestW), ("REST_MIN_T", restMinT), ("REST_ENABLED", restEnabled ? 1 : 0),
+      ("MOTION_ENABLED", motionEnabled ? 1 : 0), ("MAG_REJECTION", magRejection ? 1 : 0),
+    ]
+    for (prefix, lp) in [("ACC", accLp.coefficients), ("REST", restGyrLp.coefficients)] {
+      for (name, value) in lp { out.append((prefix + "_" + name, value)) }
+    }
+    return out
+  }
+}
+
+extension MeanStartLowpass {
+  /// The coefficients by name: B0, B1, B2, A1, A2, WARM_UP.
+  var coefficients: [(String, Double)] {
+    [("B0", b0), ("B1", b1), ("B2", b2), ("A1", a1), ("A2", a2), ("WARM_UP", warmUp)]
+  }
+}
+
 /// The gain of VQF's heading correction: that of tau_mag; 1 at the start, falling as 1/n to it
 /// (fast convergence); while the field is disturbed, 0 for up to mag_max_rejection_time, then
 /// divided by mag_rejection_factor (the time rejected recovers at that factor when undisturbed).
