@@ -6,6 +6,8 @@ benchmark trace, beside detect-shakes on the same trace as a whole process.
 
 The trace is benchmarks/run.py's (100 Hz walking with shakes, under benchmarks/work/); bench.c holds it in memory and
 times push over it for at least a second, so the figure is the detector's alone (no parsing).
+Gravity from the fused attitude (swing with gyro=1, orientation-change with its default gyro=1) is
+timed through push_gyro on run.py's IMU recording (a smooth rotation at 100 Hz), as a CSV.
 """
 import argparse
 import os
@@ -19,7 +21,12 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import run  # noqa: E402  (the benchmark's trace generator and the binary's path)
 
-RULES = ["three-peak", "angular-change", "seismic", "swing", "orientation-change", "learned-shake"]
+# (name, rule, parameters, with the gyroscope)
+RULES = [(rule, rule, [], False) for rule in
+         ["three-peak", "angular-change", "seismic", "swing", "orientation-change", "learned-shake"]] + [
+    ("swing gyro=1", "swing", ["--param", "gyro=1"], True),
+    ("orientation-change", "orientation-change", [], True),
+]
 
 
 def main():
@@ -34,22 +41,27 @@ def main():
     accelkit = os.path.join(ROOT, ".build-static", "release", "accelkit")
     trace, _ = run.generate(args.rows)
     with tempfile.TemporaryDirectory() as work:
+        imu = os.path.join(work, "imu.csv")
+        subprocess.run([accelkit, "convert", "--channels", "acc,gyro", run.generate_imu(args.rows), "-o", imu],
+                       check=True)
         print(f"{args.rows} samples at 100 Hz, {args.precision}; cc -std=c99 -O2")
-        print(f"{'rule':20} {'exported (samples/s)':>22} {'detect-shakes (samples/s)':>26}")
-        for rule in RULES:
-            out = os.path.join(work, rule)
+        print(f"{'rule':28} {'exported (samples/s)':>22} {'detect-shakes (samples/s)':>26}")
+        for k, (name, rule, params, gyroscope) in enumerate(RULES):
+            out = os.path.join(work, str(k))
+            trace_k = imu if gyroscope else trace
             subprocess.run([accelkit, "export", "--rule", rule, "--rate", "100", "--precision", args.precision,
-                            "-o", out], check=True, stderr=subprocess.DEVNULL)
+                            "-o", out] + params, check=True, stderr=subprocess.DEVNULL)
             subprocess.run(["cc", "-std=c99", "-O2", "-I", out, os.path.join(ROOT, "Examples/firmware/bench.c"),
                             "-o", os.path.join(out, "bench"), "-lm"], check=True)
-            line = subprocess.run([os.path.join(out, "bench"), trace], check=True, capture_output=True,
+            line = subprocess.run([os.path.join(out, "bench"), trace_k], check=True, capture_output=True,
                                   text=True).stdout.strip()
             exported = float(line.split(": ")[1].split(" ")[0])
             start = time.perf_counter()
-            subprocess.run([accelkit, "detect-shakes", "--rule", rule, trace, "-o", os.path.join(work, "e.csv")],
-                           check=True)
+            subprocess.run([accelkit, "detect-shakes", "--rule", rule] + params
+                           + [trace_k, "-o", os.path.join(work, "e.csv")], check=True)
             whole = args.rows / (time.perf_counter() - start)
-            print(f"{rule:20} {exported:>22.3g} {whole:>26.3g}")
+            label = name + (" (gyroscope)" if gyroscope else "")
+            print(f"{label:28} {exported:>22.3g} {whole:>26.3g}")
 
 
 if __name__ == "__main__":

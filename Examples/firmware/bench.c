@@ -1,7 +1,8 @@
 /* bench.c: the throughput of an exported detector's push, on a trace held in memory.
  *
  *   cc -std=c99 -O2 -I DIR Examples/firmware/bench.c -o bench -lm
- *   ./bench trace.csv        (t,x,y,z[,...] with a header; at least 1 s of work is timed)
+ *   ./bench trace.csv        (t,x,y,z or t,x,y,z,gx,gy,gz with a header; at least 1 s of work
+ *                             is timed; with the gyroscope every sample goes to push_gyro)
  *
  * Prints: samples pushed, seconds, samples per second, events found per pass.
  */
@@ -23,6 +24,7 @@ int main(int argc, char **argv) {
   char line[4096];
   ak_detector_real *data = NULL;
   long n = 0, capacity = 0, passes = 0, events = 0, i;
+  int width = 0; /* 4 or 7 values a row, set by the first row */
   double start, elapsed;
   ak_detector_state *s = (ak_detector_state *)malloc(sizeof(ak_detector_state));
   ak_detector_event e;
@@ -32,17 +34,16 @@ int main(int argc, char **argv) {
   }
   if (!fgets(line, sizeof line, f)) return 65;
   while (fgets(line, sizeof line, f)) {
-    double t, x, y, z;
-    if (sscanf(line, "%lf,%lf,%lf,%lf", &t, &x, &y, &z) != 4) continue;
+    double v[7];
+    int k, read = sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf", v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6);
+    if (width == 0) width = read >= 7 ? 7 : 4;
+    if (read < width) continue;
     if (n == capacity) {
       capacity = capacity ? 2 * capacity : 1 << 16;
-      data = (ak_detector_real *)realloc(data, (size_t)capacity * 4 * sizeof *data);
+      data = (ak_detector_real *)realloc(data, (size_t)capacity * (size_t)width * sizeof *data);
       if (!data) return 71;
     }
-    data[4 * n] = (ak_detector_real)t;
-    data[4 * n + 1] = (ak_detector_real)x;
-    data[4 * n + 2] = (ak_detector_real)y;
-    data[4 * n + 3] = (ak_detector_real)z;
+    for (k = 0; k < width; k++) data[width * n + k] = (ak_detector_real)v[k];
     n++;
   }
   fclose(f);
@@ -51,9 +52,12 @@ int main(int argc, char **argv) {
   do {
     long found = 0;
     ak_detector_init(s);
-    for (i = 0; i < n; i++)
-      if (ak_detector_push(s, data[4 * i], data[4 * i + 1], data[4 * i + 2], data[4 * i + 3], &e))
+    for (i = 0; i < n; i++) {
+      const ak_detector_real *r = data + width * i;
+      if (width == 7 ? ak_detector_push_gyro(s, r[0], r[1], r[2], r[3], r[4], r[5], r[6], &e)
+                     : ak_detector_push(s, r[0], r[1], r[2], r[3], &e))
         for (found++; ak_detector_next(s, &e); found++) continue;
+    }
     if (ak_detector_finish(s, &e))
       for (found++; ak_detector_next(s, &e); found++) continue;
     events = found;
