@@ -53,10 +53,23 @@ struct FusedGravityC {
     }
   }
 
-  /// The state's field (one line).
-  static let stateField = "ak_detector_fusion fusion; /* gravity from the fused attitude (VQF) */"
-  /// Its part of `init`.
-  static let initialize = "ak_detector_fusion_init(&s->fusion);"
+  /// `parts` with the fusion added: its constants, types, state field, initialisation and
+  /// functions, and a push_gyro that feeds it and returns `call` (C that reads gravity from `g`).
+  func added(to parts: CDetectorParts, returning call: String) -> CDetectorParts {
+    var parts = parts
+    parts.constants += constants
+    parts.types = Self.types + parts.types
+    parts.state += "\nak_detector_fusion fusion; /* gravity from the fused attitude (VQF) */"
+    parts.initialize += "\nak_detector_fusion_init(&s->fusion);"
+    parts.helpers = Self.helpers + parts.helpers
+    parts.pushGyroscope = """
+      ak_detector_real g[3];
+      ak_detector_fused_gravity(&s->fusion, t, x, y, z, gx, gy, gz, g);
+      return \(call);
+      """
+    parts.usesGyroscope = true
+    return parts
+  }
 
   /// The fusion's state type (placed before the detector's state).
   static let types = """

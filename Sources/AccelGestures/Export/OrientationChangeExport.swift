@@ -10,7 +10,7 @@ extension OrientationChangeRule: CExportable {
     let fusion = settings.gyroscope == .auto ? FusedGravityC(settings.fusion, rate: rate) : nil
     // The orientations by `DeviceOrientation.index`.
     let names = DeviceOrientation.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-    return CDetectorParts(
+    let parts = CDetectorParts(
       constants: [
         ("ALPHA", .real(alpha), "gravity low-pass factor per sample (the cutoff at the rate)"),
         ("SETTLE_S", .real(settings.settle), "a new orientation must hold this long (s)"),
@@ -21,8 +21,7 @@ extension OrientationChangeRule: CExportable {
         ("FLAT_ANGLE", .real(k.flatAngle), "within this of flat the device is face up or down (degrees)"),
         ("TOLERANCE_G", .real(k.accelerationTolerance), "no orientation while | |a| - 1 g | exceeds this"),
         ("DEGREES_PER_RADIAN", .real(Attitude.degreesPerRadian), "180 / pi"),
-      ] + (fusion?.constants ?? []),
-      types: fusion == nil ? "" : FusedGravityC.types,
+      ],
       state: """
         int started;
         ak_detector_real gravity[3];
@@ -30,15 +29,15 @@ extension OrientationChangeRule: CExportable {
                           4 face-up, 5 face-down, 6 unknown */
         int candidate; /* -1: none */
         ak_detector_real candidate_since;
-        """ + (fusion == nil ? "" : "\n" + FusedGravityC.stateField),
+        """,
       initialize: """
         s->started = 0;
         s->gravity[0] = s->gravity[1] = s->gravity[2] = 0;
         s->current = 6;
         s->candidate = -1;
         s->candidate_since = 0;
-        """ + (fusion == nil ? "" : "\n" + FusedGravityC.initialize),
-      helpers: (fusion == nil ? "" : FusedGravityC.helpers) + """
+        """,
+      helpers: """
         /* The seed's four classes from the up angle u (radians). */
         static inline int ak_detector_upright(ak_detector_real u) {
           if (u >= (ak_detector_real)-2.25 && u <= (ak_detector_real)-0.75) return 0;
@@ -126,17 +125,10 @@ extension OrientationChangeRule: CExportable {
         s->gravity[2] = z * AK_DETECTOR_ALPHA + s->gravity[2] * (1 - AK_DETECTOR_ALPHA);
         return ak_detector_announce(s, t, s->gravity, magnitude, e);
         """,
-      pushGyroscope: fusion == nil
-        ? nil
-        : """
-        ak_detector_real g[3];
-        ak_detector_fused_gravity(&s->fusion, t, x, y, z, gx, gy, gz, g);
-        return ak_detector_announce(s, t, g, 1, e);
-        """,
       notes: [
         "Gravity from the exponential low-pass with push; \(fusion == nil ? "the same with push_gyro (gyro = 0)" : "from the fused attitude (VQF without the magnetometer) with push_gyro, and then no acceleration tolerance applies").",
         "Orientations: \(names).",
-      ],
-      usesGyroscope: fusion != nil)
+      ])
+    return fusion?.added(to: parts, returning: "ak_detector_announce(s, t, g, 1, e)") ?? parts
   }
 }

@@ -11,7 +11,7 @@ extension SwingRule: CExportable {
       : [
         "push_gyro takes gravity from the fused attitude (VQF without the magnetometer), push from the low-passes."
       ]
-    return CDetectorParts(
+    let parts = CDetectorParts(
       constants: [
         ("GRAVITY_TAU_S", .real(c.gravityTauSeconds), "time constant of each gravity low-pass (s)"),
         ("AXIS_TAU_S", .real(c.axisTauSeconds), "time constant of the swing axis' covariance (s)"),
@@ -30,8 +30,7 @@ extension SwingRule: CExportable {
           "FREE_FALL_LIMIT_G", .real(Self.freeFallLimit),
           "a clipped run's free direction must exceed this (g)"
         ),
-      ] + (fusion?.constants ?? []),
-      types: fusion == nil ? "" : FusedGravityC.types,
+      ],
       state: """
         int started;
         ak_detector_real previous_time;
@@ -53,7 +52,7 @@ extension SwingRule: CExportable {
         int run_has_reported;
         ak_detector_real run_reported;
         long axis_votes[3];
-        """ + (fusion == nil ? "" : "\n" + FusedGravityC.stateField),
+        """,
       initialize: """
         int k;
         s->started = 0;
@@ -68,8 +67,8 @@ extension SwingRule: CExportable {
         s->half_at_rail = 0;
         ak_detector_reset_run(s);
         for (k = 0; k < 3; k++) s->axis_votes[k] = 0;
-        """ + (fusion == nil ? "" : "\n" + FusedGravityC.initialize),
-      helpers: (fusion == nil ? "" : FusedGravityC.helpers) + """
+        """,
+      helpers: """
         static inline void ak_detector_reset_run(ak_detector_state *s) {
           s->run_start = s->run_end = 0;
           s->run_count = 0;
@@ -295,14 +294,8 @@ extension SwingRule: CExportable {
 
         """,
       push: "return ak_detector_step(s, t, x, y, z, 0, e);",
-      pushGyroscope: fusion == nil
-        ? nil
-        : """
-        ak_detector_real g[3];
-        ak_detector_fused_gravity(&s->fusion, t, x, y, z, gx, gy, gz, g);
-        return ak_detector_step(s, t, x, y, z, g, e);
-        """,
       finish: "return ak_detector_close_run(s, e);",
-      notes: notes, usesGyroscope: fusion != nil)
+      notes: notes)
+    return fusion?.added(to: parts, returning: "ak_detector_step(s, t, x, y, z, g, e)") ?? parts
   }
 }
