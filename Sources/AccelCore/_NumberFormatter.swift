@@ -11,7 +11,8 @@
 /// that numbers from 1e-5 to 1e-4 with at most 8 decimals print in fixed point (`0.00002`, as a
 /// logger writes them). Tests compare every digit with `description` over millions of values.
 public enum _NumberFormatter {
-  /// Writes `value` at `out` and returns the number of bytes (at most 25).
+  /// Writes `value` at `out` and returns the number of bytes (at most 25). Any of the 25 bytes from
+  /// `out` may be overwritten, also past the returned count.
   @inlinable
   public static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
     let bits = value.bitPattern
@@ -113,23 +114,23 @@ public enum _NumberFormatter {
     return vbp | (((z & mask) &+ mask) >> 63)
   }
 
-  /// Writes `v` (below 10^8) as exactly eight digits at `p`, the four pairs computed independently.
+  /// The eight digits of `v` (below 10^8, zero-padded) as ASCII in one word, the first digit in
+  /// the lowest byte: split into two halves of four digits, then pairs, then digits, every part
+  /// computed in its own lanes at once (quotients by 100 and 10 as a multiplication and a shift,
+  /// exact below 10^4 and 10^2).
   @inlinable @inline(__always)
-  static func writeEightDigits(_ v: UInt32, to p: UnsafeMutablePointer<UInt8>, pairs: UnsafePointer<UInt8>) {
-    let high = v / 10_000
-    let low = v % 10_000
-    let a = Int(truncatingIfNeeded: high / 100)
-    let b = Int(truncatingIfNeeded: high % 100)
-    let c = Int(truncatingIfNeeded: low / 100)
-    let d = Int(truncatingIfNeeded: low % 100)
-    p[0] = pairs[2 * a]
-    p[1] = pairs[2 * a + 1]
-    p[2] = pairs[2 * b]
-    p[3] = pairs[2 * b + 1]
-    p[4] = pairs[2 * c]
-    p[5] = pairs[2 * c + 1]
-    p[6] = pairs[2 * d]
-    p[7] = pairs[2 * d + 1]
+  static func eightDigits(_ v: UInt32) -> UInt64 {
+    let halves = UInt64(v / 10_000) | UInt64(v % 10_000) << 32
+    let hundreds = (halves &* 10_486) >> 20 & 0x0000_007F_0000_007F
+    let pairs = (halves &- 100 &* hundreds) << 16 | hundreds
+    let tens = (pairs &* 103) >> 10 & 0x000F_000F_000F_000F
+    return ((pairs &- 10 &* tens) << 8 | tens) | 0x3030_3030_3030_3030
+  }
+
+  /// Stores `word`'s eight bytes at `p`, the lowest byte first.
+  @inlinable @inline(__always)
+  static func store(_ word: UInt64, at p: UnsafeMutablePointer<UInt8>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: word.littleEndian, as: UInt64.self)
   }
 
   /// Writes `digits * 10^exponent` (digits > 0) as `description` lays it out, without `.0`.
@@ -141,27 +142,29 @@ public enum _NumberFormatter {
   {
     var f = digits
     var e = exponent
-    while f % 100_000_000 == 0 {
-      f /= 100_000_000
-      e += 8
-    }
-    if f % 10_000 == 0 {
-      f /= 10_000
-      e += 4
-    }
-    if f % 100 == 0 {
-      f /= 100
-      e += 2
-    }
-    if f % 10 == 0 {
-      f /= 10
-      e += 1
+    if f % 10 == 0 {  // most full-precision values have no trailing zero: one test for them
+      while f % 100_000_000 == 0 {
+        f /= 100_000_000
+        e += 8
+      }
+      if f % 10_000 == 0 {
+        f /= 10_000
+        e += 4
+      }
+      if f % 100 == 0 {
+        f /= 100
+        e += 2
+      }
+      if f % 10 == 0 {
+        f /= 10
+        e += 1
+      }
     }
     let n = digitCount(f)
     let point = e + n - 1  // the decimal exponent of the first digit
     let pairs = _digitPairs.utf8Start
     if large || point < -5 || (point == -5 && n > 4) {
-      writeDigits(f, endingAt: out + n + 1, pairs: pairs)
+      writeDigits(f, count: n, at: out + 1)
       out[0] = out[1]
       var w = 1
       if n > 1 {
@@ -183,15 +186,15 @@ public enum _NumberFormatter {
     }
     if point < 0 {  // "0." and up to four zeros, then the digits
       UnsafeMutableRawPointer(out).storeBytes(of: 0x3030_3030_3030_2E30 as UInt64, as: UInt64.self)
-      writeDigits(f, endingAt: out + 1 - point + n, pairs: pairs)
+      writeDigits(f, count: n, at: out + 1 - point)
       return n + 1 - point
     }
     if n <= point + 1 {  // an integer: zeros up to the point (at most 16 digits in all)
-      writeDigits(f, endingAt: out + n, pairs: pairs)
+      writeDigits(f, count: n, at: out)
       (out + n).update(repeating: UInt8(ascii: "0"), count: point + 1 - n)
       return point + 1
     }
-    writeDigits(f, endingAt: out + n + 1, pairs: pairs)  // one place right, then the integer part back
+    writeDigits(f, count: n, at: out + 1)  // one place right, then the integer part back
     for i in 0...point { out[i] = out[i + 1] }
     out[point + 1] = UInt8(ascii: ".")
     return n + 1
@@ -204,33 +207,25 @@ public enum _NumberFormatter {
     return estimate + (v >= _integerPowersOfTen[estimate] ? 1 : 0)
   }
 
-  /// Writes the digits of `v` (> 0) right to left so that the last is just before `end`.
+  /// Writes the `n` digits of `v` (> 0, n <= 17) at `p`, eight at a time. Up to `8 - n` bytes after
+  /// the digits may be overwritten.
   @inlinable @inline(__always)
-  static func writeDigits(_ v: UInt64, endingAt end: UnsafeMutablePointer<UInt8>, pairs: UnsafePointer<UInt8>)
-  {
-    var f = v
-    var p = end
-    while f >= 100_000_000 {
-      let low = UInt32(truncatingIfNeeded: f % 100_000_000)
-      f /= 100_000_000
-      p -= 8
-      writeEightDigits(low, to: p, pairs: pairs)
-    }
-    var rest = UInt32(truncatingIfNeeded: f)
-    while rest >= 100 {
-      let r = Int(truncatingIfNeeded: rest % 100)
-      rest /= 100
-      p -= 2
-      p[0] = pairs[2 * r]
-      p[1] = pairs[2 * r + 1]
-    }
-    if rest >= 10 {
-      let r = Int(truncatingIfNeeded: rest)
-      p -= 2
-      p[0] = pairs[2 * r]
-      p[1] = pairs[2 * r + 1]
+  static func writeDigits(_ v: UInt64, count n: Int, at p: UnsafeMutablePointer<UInt8>) {
+    if n <= 8 {
+      store(eightDigits(UInt32(truncatingIfNeeded: v)) &>> UInt64(truncatingIfNeeded: 64 - 8 * n), at: p)
+    } else if n <= 16 {
+      let high = v / 100_000_000
+      let low = UInt32(truncatingIfNeeded: v &- high &* 100_000_000)
+      let h = n - 8
+      store(eightDigits(UInt32(truncatingIfNeeded: high)) &>> UInt64(truncatingIfNeeded: 64 - 8 * h), at: p)
+      store(eightDigits(low), at: p + h)
     } else {
-      p[-1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+      let top = v / 10_000_000_000_000_000
+      let rest = v &- top &* 10_000_000_000_000_000
+      let high = rest / 100_000_000
+      p[0] = UInt8(truncatingIfNeeded: top) &+ 0x30
+      store(eightDigits(UInt32(truncatingIfNeeded: high)), at: p + 1)
+      store(eightDigits(UInt32(truncatingIfNeeded: rest &- high &* 100_000_000)), at: p + 9)
     }
   }
 
