@@ -53,8 +53,8 @@ def main():
         if not os.path.exists(path):
             sys.exit(f"{path} is missing: run `python3 benchmarks/run.py` once to make it")
     binaries = {"old": args.old, "new": args.new}
-    print(f"| command | old wall | new wall | old CPU | new CPU |")
-    print(f"| --- | ---: | ---: | ---: | ---: |")
+    print("| command | old wall | new wall | old CPU | new CPU |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for name, command in COMMANDS:
         with tempfile.TemporaryDirectory() as scratch:
             outputs = []

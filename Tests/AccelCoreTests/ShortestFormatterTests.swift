@@ -27,18 +27,22 @@ import Testing
     return text
   }
 
-  /// Checks `values`, stopping at the first few mismatches (returns how many there were).
+  /// Checks `values`, stopping at the first few mismatches (returns them). Also checks that no
+  /// write reaches past the 25 bytes the writer may use (the guard bytes after them stay as set).
   static func mismatches(_ values: some Sequence<Double>) -> [String] {
     var found: [String] = []
-    var buffer = [UInt8](repeating: 0, count: 48)
+    let guardByte: UInt8 = 0xA5
+    var buffer = [UInt8](repeating: guardByte, count: 48)
     for value in values {
       let n = buffer.withUnsafeMutableBufferPointer { _NumberFormatter.write(value, to: $0.baseAddress!) }
       let written = String(decoding: buffer[0..<n], as: UTF8.self)
       let reference = expected(value)
       if written != reference {
         found.append("\(value.bitPattern): \(written) != \(reference)")
-        if found.count >= 10 { break }
+      } else if buffer[25...].contains(where: { $0 != guardByte }) {
+        found.append("\(value.bitPattern): written past 25 bytes")
       }
+      if found.count >= 10 { break }
     }
     return found
   }
