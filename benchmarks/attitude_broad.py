@@ -3,7 +3,7 @@
 
     python3 benchmarks/attitude_broad.py [--data DIR] [--out notebooks-out/attitude-broad.csv]
 
-For every trial in DIR (default ../shared/datasets/broad-imu, the gzip CSVs with t_s, acc_*_mps2,
+For every trial in DIR (default datasets/real/broad, the gzip CSVs with t_s, acc_*_mps2,
 gyr_*_rps, mag_*_uT and the optical truth opt_q*), runs `accelkit attitude` (release build) with
 each method, with the magnetometer (9D) and without (6D), and on the same arrays: the `vqf`
 package (VQF, C++ core, default parameters), `ahrs` Madgwick and Mahony (default gains) and
@@ -13,7 +13,7 @@ package (VQF, C++ core, default parameters), `ahrs` Madgwick and Mahony (default
   - heading RMSE (9D): the difference of the yaw angles (z-y-x decomposition) after removing one
     constant offset (their circular mean), in degrees, wrapped to (-180, 180];
 over the samples with optical truth, skipping the first 5 s (the convention of the figures in the
-shared datasets' README, which this script reproduces for the vqf package to 0.01 degree).
+README in datasets/real, which this script reproduces for the vqf package to 0.01 degree).
 Installs vqf, ahrs, imufusion and pandas with pip when missing.
 """
 import argparse
@@ -120,7 +120,7 @@ def peers(gyr, acc, mag, rate):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "datasets", "broad-imu"))
+    parser.add_argument("--data", default=os.path.join(ROOT, "datasets", "real", "broad"))
     parser.add_argument("--out", default=os.path.join(ROOT, "notebooks-out", "attitude-broad.csv"))
     parser.add_argument("--no-peers", action="store_true", help="accelkit only")
     parser.add_argument("--no-build", action="store_true")

@@ -344,13 +344,13 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
   }
 }
 
-@Suite(.enabled(if: Paths.sharedDatasets != nil)) struct STLogTests {
+@Suite struct STLogTests {
   func events(_ rule: any ShakeRule.Type, _ file: String) throws -> [ShakeEvent] {
     var settings = TraceReadSettings()
     settings.columns = try ColumnSpec(parsing: "x=1,y=2,z=3")
     settings.rate = 30
     settings.convention = .specificForce
-    let (source, _) = try TraceOpener.open(path: Paths.sharedDatasets! + "/st-mlc/" + file, settings: settings)
+    let (source, _) = try TraceOpener.open(path: Paths.real("st-mlc/") + file, settings: settings)
     var detector = try RuleSetting(rule: rule.name).detector(rate: 30)
     var out: [ShakeEvent] = []
     while let block = try source.next() { out += detector.process(block) }
@@ -359,10 +359,10 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
 
   @Test func stationaryGivesNoneAndShakingIsMostlyCovered() throws {
     for rule in ShakeRules.emitting("shake") {
-      for file in ["asset_tracking/stationary.csv", "asset_tracking/stationary_not_upright.csv", "wrist_activity/other.txt"] {
+      for file in ["stationary.csv", "stationary_not_upright.csv", "other.txt"] {
         #expect(try events(rule, file).isEmpty, "\(rule.name) on \(file)")
       }
-      let shaking = try events(rule, "asset_tracking/shake.csv").map { ($0.start, $0.end) }.sorted { $0.0 < $1.0 }
+      let shaking = try events(rule, "shake.csv").map { ($0.start, $0.end) }.sorted { $0.0 < $1.0 }
       var covered = 0.0
       var current: (Double, Double)? = nil
       for span in shaking {

@@ -8,19 +8,15 @@ import Testing
 /// Traces with a gyroscope, a magnetometer and kept columns: mapping, units, conventions, every
 /// reader and writer, recognition of known recorders from their headers, and gzip input.
 @Suite struct ChannelTests {
-  func shared(_ path: String) throws -> String {
-    let root = try #require(Paths.sharedDatasets, "../shared/datasets is not there")
-    return root + "/" + path
-  }
 
   func recognising() throws -> TraceReadSettings { try TraceReadOptions().settings() }
 
   // MARK: - Real recordings, without --columns or --preset
 
-  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  @Test
   func broadTrialsReadWithEveryChannelAsTheyAre() throws {
     let (block, source) = try readTrace(
-      try shared("broad-imu/02_undisturbed_slow_rotation_B.csv.gz"), try recognising())
+      Paths.real("broad/02_undisturbed_slow_rotation_B.csv.gz"), try recognising())
     let m = source.metadata
     #expect(m.recognisedAs == "broad")
     #expect(m.layout == TraceLayout(hasGyroscope: true, hasMagnetometer: true))
@@ -35,20 +31,20 @@ import Testing
     #expect([mag.x[0], mag.y[0], mag.z[0]] == [0.406, 16.163, -42.705])
   }
 
-  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  @Test
   func coreMotionAndSTLogsReadWithTheirGyroscope() throws {
-    let (walk, source) = try readTrace(try shared("coremotion/walk_data.csv"), try recognising())
+    let (walk, source) = try readTrace(Paths.real("coremotion/walk_data.csv"), try recognising())
     #expect(source.metadata.recognisedAs == "coremotion")
     #expect(walk.x[0] == 0.488391 + -0.109668)  // gravity + userAcc
     #expect(walk.gyroscope?.x[0] == 0.337713)
-    let (head, headSource) = try readTrace(try shared("st-mlc/head_gestures/shake2.txt"), try recognising())
+    let (head, headSource) = try readTrace(Paths.real("st-mlc/shake2.txt"), try recognising())
     #expect(headSource.metadata.recognisedAs == "st-mlc")
     #expect(headSource.metadata.sourceGyroscopeUnits == .degreesPerSecond)
     #expect(head.t[1] == 1.0 / 30)
     #expect(head.gyroscope?.x[0] == 1.05 * (Double.pi / 180))
     #expect(head.x[0] == 203.984 / 1000)  // -203.984 mg, specific force negated
     // A log without a gyroscope has none.
-    let (shake, _) = try readTrace(try shared("st-mlc/asset_tracking/shake.csv"), try recognising())
+    let (shake, _) = try readTrace(Paths.real("st-mlc/shake.csv"), try recognising())
     #expect(shake.gyroscope == nil)
   }
 
@@ -57,11 +53,11 @@ import Testing
   /// Core Motion's attitude, gravity and rotationRate are one consistent solution: integrating
   /// rotationRate as read (about the device axes, not negated) from the attitude at k follows the
   /// attitude at k + 50 (0.5 s) within about a degree; negated, it is far off.
-  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  @Test
   func coreMotionRotationRateFollowsTheAttitudeQuaternion() throws {
     var settings = try recognising()
     settings.keep = ["att_qw", "att_qx", "att_qy", "att_qz"].map { .name($0) }
-    let (walk, source) = try readTrace(try shared("coremotion/walk_data.csv"), settings)
+    let (walk, source) = try readTrace(Paths.real("coremotion/walk_data.csv"), settings)
     #expect(source.metadata.layout.extras == ["att_qw", "att_qx", "att_qy", "att_qz"])
     let g = try #require(walk.gyroscope)
     func q(_ k: Int) -> Quaternion { Quaternion(walk.extras[0][k], walk.extras[1][k], walk.extras[2][k], walk.extras[3][k]) }
@@ -89,10 +85,10 @@ import Testing
   /// On BROAD (specific force, negated on the way in), the gyroscope as read turns the measured
   /// gravity direction the way it is measured to turn: for a world-fixed vector seen from the
   /// sensor, dv/dt = -w x v.
-  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  @Test
   func broadGyroscopeTurnsTheAccelerometersGravity() throws {
     let (block, _) = try readTrace(
-      try shared("broad-imu/02_undisturbed_slow_rotation_B.csv.gz"), try recognising())
+      Paths.real("broad/02_undisturbed_slow_rotation_B.csv.gz"), try recognising())
     let g = try #require(block.gyroscope)
     func unit(_ k: Int) -> [Double] {
       let v = [block.x[k], block.y[k], block.z[k]]

@@ -115,30 +115,26 @@ import Testing
     return s
   }
 
-  func shared(_ path: String) throws -> String {
-    let root = try #require(Paths.sharedDatasets, "../shared/datasets is not there")
-    return root + "/" + path
-  }
 
-  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  @Test
   func stMLCInGAndMg() throws {
-    let (shake, source) = try readTrace(try shared("st-mlc/asset_tracking/shake.csv"), try settings("st-mlc"))
+    let (shake, source) = try readTrace(Paths.real("st-mlc/shake.csv"), try settings("st-mlc"))
     #expect(shake.count == 1263)
     #expect(source.metadata.sourceUnits == .g)
     #expect(shake.t[3] == 3.0 / 30)
     #expect(shake.x[0] == 0.096 && shake.y[0] == -0.109 && shake.z[0] == 1.065)  // specific force, negated
-    let (walk, walkSource) = try readTrace(try shared("st-mlc/wrist_activity/walking.txt"), try settings("st-mlc"))
+    let (walk, walkSource) = try readTrace(Paths.real("st-mlc/walking.txt"), try settings("st-mlc"))
     #expect(walkSource.metadata.sourceUnits == .mg)
     #expect(walk.count == 4864)
     #expect(walk.x[0] == 412.0 / 1000 && walk.y[0] == 1652.0 / 1000 && walk.z[0] == 191.0 / 1000)
-    let (head, _) = try readTrace(try shared("st-mlc/head_gestures/nod1.txt"), try settings("st-mlc"))
+    let (head, _) = try readTrace(Paths.real("st-mlc/nod1.txt"), try settings("st-mlc"))
     #expect(head.count == 5327)
     #expect(head.x[0] == 423.096 / 1000)
   }
 
-  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  @Test
   func coreMotionRawIsGravityPlusUser() throws {
-    let path = try shared("coremotion/walk_data.csv")
+    let path = Paths.real("coremotion/walk_data.csv")
     let raw = try readTrace(path, try settings("coremotion")).0
     let gravity = try readTrace(path, try settings("coremotion-gravity")).0
     let user = try readTrace(path, try settings("coremotion-user")).0
@@ -150,9 +146,9 @@ import Testing
     #expect(gravity.x[0] == 0.488391 && raw.t[1] == 0.009980)
   }
 
-  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  @Test
   func broadIsMetersPerSecondSquaredSpecificForce() throws {
-    let block = try readTrace(try shared("broad/02_undisturbed_slow_rotation_B.csv"), try settings("broad")).0
+    let block = try readTrace(Paths.real("broad-tilt/02_undisturbed_slow_rotation_B.csv.gz"), try settings("broad")).0
     #expect(block.count == 53240)
     #expect(block.z[0] == -9.8503 / 9.80665)
     #expect(block.t[1] == 0.0035)

@@ -217,9 +217,7 @@ import Testing
   /// with the same values as the CSV.
   @Test func aBROADTrialInHDF5ReadsAsItsCSV() throws {
     try Self.requireHDF5()
-    guard let shared = Paths.sharedDatasets else { return }
-    let csv = shared + "/broad-imu/02_undisturbed_slow_rotation_B.csv.gz"
-    guard FileManager.default.fileExists(atPath: csv) else { return }
+    let csv = Paths.real("broad/02_undisturbed_slow_rotation_B.csv.gz")
     let h5 = Paths.temporaryDirectory() + "/02_undisturbed_slow_rotation_B.hdf5"
     let script = """
       import gzip, numpy as np, h5py

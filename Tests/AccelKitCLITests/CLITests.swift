@@ -222,15 +222,15 @@ let sampleCSV = "t,x,y,z\n0,0.01,-0.02,-1\n0.01,0.02,0.01,-0.99\n0.02,0.03,0,-1.
     }
   }
 
-  @Test(.enabled(if: Paths.sharedDatasets != nil))
+  @Test
   func infoOnTheRealRecordings() throws {
-    let root = Paths.sharedDatasets!
-    let st = try accelkit(["info", "--preset", "st-mlc", "--format", "csv", root + "/st-mlc/asset_tracking/shake.csv", root + "/st-mlc/wrist_activity/walking.txt"])
+    let root = Paths.real("")
+    let st = try accelkit(["info", "--preset", "st-mlc", "--format", "csv", root + "st-mlc/shake.csv", root + "st-mlc/walking.txt"])
     #expect(st.status == 0)
     let rows = st.stdout.split(separator: "\n")
     #expect(rows.count == 3 && rows[1].contains(",1263,") && rows[2].contains(",4864,"))
     #expect(rows[1].contains("clipping at its rail"))
-    let broad = try accelkit(["info", "--preset", "broad", "--format", "json", root + "/broad/02_undisturbed_slow_rotation_B.csv"])
+    let broad = try accelkit(["info", "--preset", "broad", "--format", "json", root + "broad-tilt/02_undisturbed_slow_rotation_B.csv.gz"])
     #expect(broad.status == 0 && broad.stdout.contains("\"rows\": 53240"))
   }
 }

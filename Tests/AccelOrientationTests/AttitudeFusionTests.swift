@@ -229,9 +229,8 @@ func stage(
 }
 
 /// Accuracy on real recordings: BROAD's trials (optical truth) and Core Motion's own attitude.
-@Suite(.enabled(if: Paths.sharedDatasets != nil))
-struct AttitudeAccuracyTests {
-  /// VQF's figures for the trials in ../shared/datasets/broad-imu, from the datasets' README (the
+@Suite struct AttitudeAccuracyTests {
+  /// VQF's figures for the trials bundled in datasets/real/broad, from BROAD's README in datasets/real (the
   /// `vqf` package 2.1.2, default parameters, first 5 s skipped): inclination RMSE without the
   /// magnetometer / heading RMSE with it, in degrees.
   static let reference: [(trial: String, inclination: Double, heading: Double)] = [
@@ -255,7 +254,7 @@ struct AttitudeAccuracyTests {
   /// constant offset, as the reference figures were computed). The accelerometer alone is far worse.
   @Test(arguments: reference)
   func broadTrialWithinTheReference(trial: String, inclination: Double, heading: Double) throws {
-    let path = Paths.sharedDatasets! + "/broad-imu/\(trial).csv.gz"
+    let path = Paths.real("broad/\(trial).csv.gz")
     let (block, source) = try Self.read(path, keep: ["opt_qw", "opt_qx", "opt_qy", "opt_qz"])
     let truth = (0..<block.count).map {
       Quaternion(block.extras[0][$0], block.extras[1][$0], block.extras[2][$0], block.extras[3][$0])
@@ -311,7 +310,7 @@ struct AttitudeAccuracyTests {
       ("walk_data", 4.5), ("balance_data", 1), ("rest_tremor_data", 0.5), ("kinetic_tremor_data", 7.5),
     ]
     for (name, bound) in bounds {
-      let path = Paths.sharedDatasets! + "/coremotion/\(name).csv"
+      let path = Paths.real("coremotion/\(name).csv")
       let (block, source) = try Self.read(path, keep: ["att_qw", "att_qx", "att_qy", "att_qz"])
       var stage = try AttitudeStage(
         AttitudeSettings(), rate: source.metadata.nominalRate ?? 100, layout: source.metadata.layout)
@@ -336,7 +335,7 @@ extension AttitudeAccuracyTests {
   /// pitch, tilt) follows the optical truth; the low-pass is thrown around by the accelerations.
   /// The same gravity makes `filter gravity --method fusion`'s split.
   @Test func fusedGravityFollowsTheTruthWhereTheLowpassDoesNot() throws {
-    let path = Paths.sharedDatasets! + "/broad-imu/15_undisturbed_fast_translation_A.csv.gz"
+    let path = Paths.real("broad/15_undisturbed_fast_translation_A.csv.gz")
     let (block, source) = try Self.read(path, keep: ["opt_qw", "opt_qx", "opt_qy", "opt_qz"])
     let rate = source.metadata.nominalRate ?? 285.714
     func tiltRMSE(_ gyroscope: GyroscopeUse) throws -> (Double, Bool) {

@@ -163,7 +163,7 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
   }
 }
 
-@Suite(.enabled(if: Paths.sharedDatasets != nil)) struct RealRecordingTests {
+@Suite struct RealRecordingTests {
   func read(_ path: String, columns: String, allowNonFinite: Bool = false) throws -> SampleBlock {
     var settings = TraceReadSettings()
     settings.columns = try ColumnSpec(parsing: columns)
@@ -179,7 +179,7 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
   /// R = Rz(yaw) Rx(pitch) Ry(roll), so pitch = asin(R32) and roll = atan2(-R31, R33).
   @Test func rollAndPitchEqualCoreMotionsAttitude() throws {
     for name in ["walk_data", "balance_data", "rest_tremor_data", "kinetic_tremor_data"] {
-      let path = Paths.sharedDatasets! + "/coremotion/\(name).csv"
+      let path = Paths.real("coremotion/\(name).csv")
       let g = try read(path, columns: "t=t_s,x=gravity_x_g,y=gravity_y_g,z=gravity_z_g")
       let q = try read(path, columns: "t=att_qw,x=att_qx,y=att_qy,z=att_qz")
       var worst = 0.0
@@ -208,7 +208,7 @@ func gravity(upAngle u: Double, tilt: Double = 90) -> (Double, Double, Double) {
   /// BROAD: aerospace tilt from the accelerometer (through the default gravity low-pass) against the
   /// optical truth. Prints the figures reported in the docs.
   @Test func broadTiltAgainstOpticalTruth() throws {
-    let path = Paths.sharedDatasets! + "/broad/02_undisturbed_slow_rotation_B.csv"
+    let path = Paths.real("broad-tilt/02_undisturbed_slow_rotation_B.csv.gz")
     var settings = TraceReadSettings()
     settings.columns = try ColumnSpec(parsing: "t=t_s,x=acc_x_mps2,y=acc_y_mps2,z=acc_z_mps2")
     settings.units = .fixed(.metersPerSecondSquared)

@@ -9,7 +9,7 @@ import AccelCore
 /// A small seeded generator (SplitMix64) so random tests repeat exactly.
 public typealias SeededRandom = SeededGenerator
 
-/// Paths of the repository, for fixtures and the shared datasets beside it.
+/// Paths of the repository, for fixtures and the real recordings bundled in it.
 public enum Paths {
   /// The package root (two levels above Tests/TestSupport).
   public static let packageRoot: String = {
@@ -20,11 +20,9 @@ public enum Paths {
 
   public static func fixture(_ name: String) -> String { "\(packageRoot)/Tests/Fixtures/\(name)" }
 
-  /// `../shared/datasets` beside the project, when it is there.
-  public static var sharedDatasets: String? {
-    let path = "\(packageRoot)/../shared/datasets"
-    return access(path, F_OK) == 0 ? path : nil
-  }
+  /// `datasets/real`: the third-party recordings bundled with the project (each folder keeps its
+  /// licence and source).
+  public static func real(_ name: String) -> String { "\(packageRoot)/datasets/real/\(name)" }
 
   /// A new empty temporary directory.
   public static func temporaryDirectory() -> String {
