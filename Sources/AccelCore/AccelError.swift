@@ -111,6 +111,16 @@ public func quotedField(_ text: some StringProtocol) -> String {
   return "\"" + shown + "\""
 }
 
+/// A path as a message quotes it: whole (a path cut short names nothing), in double quotes, with
+/// control characters and invalid UTF-8 shown as `?`.
+public func quotedPath(_ text: some StringProtocol) -> String {
+  var shown = ""
+  for c in text.unicodeScalars {
+    shown.unicodeScalars.append(c.properties.generalCategory == .control || c == "\u{FFFD}" ? "?" : c)
+  }
+  return "\"" + shown + "\""
+}
+
 /// Column names as a message lists them: the first `limit` quoted by `quotedField`, then how
 /// many more there are.
 public func quotedFields(_ names: [String], limit: Int = 12) -> String {

@@ -34,6 +34,13 @@ extension StringProtocol {
     return String(s)
   }
 
+  /// The text without spaces and tabs at its end.
+  public func trimmingTrailingBlanks() -> String {
+    var s = self[...]
+    while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
+    return String(s)
+  }
+
   /// The text padded with spaces on the right to `width` characters (unchanged when longer).
   public func padded(to width: Int) -> String {
     count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)

@@ -367,7 +367,7 @@ enum LabelStudio {
     } else {
       throw AccelError.data(
         location,
-        "the export holds \(tasks.count) tasks and none names the trace\(trace.map { " \(quotedField(baseName($0)))" } ?? "")",
+        "the export holds \(tasks.count) tasks and none names the trace\(trace.map { " \(quotedPath(baseName($0)))" } ?? "")",
         hint:
           "choose one with FILE#ID or --labels-task ID (ids: \(tasks.prefix(12).compactMap(id).joined(separator: ", ")))"
       )

@@ -133,7 +133,7 @@ extension EvaluationReport {
       let m = summary[i]
       let params = settings[i].parameterText.isEmpty ? "defaults" : settings[i].parameterText
       text +=
-        "| \(rank + 1) | \(settings[i].rule) | \(params) | \(f(m.precision)) | \(f(m.recall)) | \(f(m.f1)) | \(f(m.falseAlarmsPerHour)) |\n"
+        "| \(rank + 1) | \(settings[i].rule) | \(params) | \(f(m.precision)) | \(f(m.definedRecall)) | \(f(m.f1)) | \(f(m.falseAlarmsPerHour)) |\n"
     }
     if !outcomes.isEmpty || !regressions.isEmpty {
       text += "\n| gate | setting | value | |\n| --- | --- | ---: | --- |\n"

@@ -7,8 +7,8 @@ import AccelCore
 
 /// Figures per source and per body position (the manifest's `source` and `position` columns), so
 /// that a detector that raises false alarms in one position or on one data set cannot hide them
-/// in the average: false alarms per hour with an exact Poisson interval, and F1 with a bootstrap
-/// interval over the group's traces.
+/// in the average: false alarms per hour with an exact Poisson interval; F1, recall and the share
+/// of annotated time covered (segment recall) with bootstrap intervals over the group's traces.
 public struct GroupFigures: Sendable {
   /// `source` or `position`.
   public var kind: String
@@ -18,6 +18,10 @@ public struct GroupFigures: Sendable {
   /// 95% bootstrap interval of F1 over the group's traces (nil without annotations or with fewer
   /// than two traces).
   public var f1Interval: (low: Double, high: Double)?
+  /// The same for recall (events found) and segment recall (the share of annotated one-second
+  /// segments a detection covers: how much of the annotated time is found).
+  public var recallInterval: (low: Double, high: Double)?
+  public var segmentRecallInterval: (low: Double, high: Double)?
   /// 95% exact (Garwood) interval of false alarms per hour.
   public var falseAlarmInterval: (low: Double, high: Double)?
 }
@@ -39,12 +43,17 @@ extension EvaluationReport {
         let indices = members[name]!
         let metrics = indices.reduce(Metrics()) { $0 + traces[$1].metrics[i] }
         let bootstrap = Bootstrap(traceCount: indices.count)
-        let f1 = metrics.tp + metrics.fn > 0
-          ? bootstrap.intervals(indices.map { traces[$0].metrics[i] }, statistics: [{ $0.f1 }])[0] : nil
+        let intervals =
+          metrics.tp + metrics.fn > 0
+          ? bootstrap.intervals(
+            indices.map { traces[$0].metrics[i] },
+            statistics: [{ $0.f1 }, { $0.definedRecall }, { $0.standard.segments.recall }])
+          : [nil, nil, nil]
         let hours = metrics.duration / 3600
         out.append(
           GroupFigures(
-            kind: kind, name: name, traces: indices.count, metrics: metrics, f1Interval: f1,
+            kind: kind, name: name, traces: indices.count, metrics: metrics, f1Interval: intervals[0],
+            recallInterval: intervals[1], segmentRecallInterval: intervals[2],
             falseAlarmInterval: hours > 0 ? PoissonInterval.rate(count: metrics.fp, exposure: hours) : nil))
       }
     }
@@ -53,7 +62,8 @@ extension EvaluationReport {
 
   static let groupColumns = [
     "rule", "params", "group", "name", "traces", "hours", "tp", "fp", "fn", "precision", "recall", "f1", "f1_low",
-    "f1_high", "false_alarms_per_hour", "false_alarms_per_hour_low", "false_alarms_per_hour_high",
+    "f1_high", "false_alarms_per_hour", "false_alarms_per_hour_low", "false_alarms_per_hour_high", "recall_low",
+    "recall_high", "segment_recall", "segment_recall_low", "segment_recall_high",
   ]
 
   /// groups.csv: a row per setting and source, then per setting and position.
@@ -66,9 +76,10 @@ extension EvaluationReport {
         text +=
           [
             s.rule, csvField(s.parameterText), g.kind, csvField(g.name), String(g.traces), n(m.duration / 3600),
-            String(m.tp), String(m.fp), String(m.fn), n(m.precision), n(m.recall), n(m.f1), n(g.f1Interval?.low),
+            String(m.tp), String(m.fp), String(m.fn), n(m.precision), n(m.definedRecall), n(m.f1), n(g.f1Interval?.low),
             n(g.f1Interval?.high), n(m.falseAlarmsPerHour), n(g.falseAlarmInterval?.low),
-            n(g.falseAlarmInterval?.high),
+            n(g.falseAlarmInterval?.high), n(g.recallInterval?.low), n(g.recallInterval?.high),
+            n(m.standard.segments.recall), n(g.segmentRecallInterval?.low), n(g.segmentRecallInterval?.high),
           ].joined(separator: ",") + "\n"
       }
     }
@@ -82,17 +93,27 @@ extension EvaluationReport {
     func interval(_ i: (low: Double, high: Double)?) -> String { i.map { " [\(f($0.low)), \(f($0.high))]" } ?? "" }
     var text = ""
     for (i, s) in settings.enumerated().prefix(limit) {
-      var rows = [["by", "name", "traces", "hours", "tp", "fp", "fn", "f1 [95%]", "FA/h [95%]"]]
-      for g in groupFigures(setting: i) {
+      var rows = [
+        ["by", "name", "traces", "hours", "tp", "fp", "fn", "f1 [95%]", "recall [95%]", "time covered [95%]", "FA/h [95%]"]
+      ]
+      // A kind with a single group repeats the overall figures: left out.
+      let figures = groupFigures(setting: i)
+      let shown = figures.filter { g in figures.filter { $0.kind == g.kind }.count > 1 }
+      guard !shown.isEmpty else { continue }
+      let kinds = ["source", "position"].filter { k in shown.contains { $0.kind == k } }
+      for g in shown {
         let m = g.metrics
         rows.append([
           g.kind, g.name, "\(g.traces)", f(m.duration / 3600), "\(m.tp)", "\(m.fp)", "\(m.fn)",
           m.tp + m.fn > 0 ? f(m.f1) + interval(g.f1Interval) : "-",
+          m.tp + m.fn > 0 ? f(m.recall) + interval(g.recallInterval) : "-",
+          m.standard.segments.recall.map { f($0) + interval(g.segmentRecallInterval) } ?? "-",
           f(m.falseAlarmsPerHour) + interval(g.falseAlarmInterval),
         ])
       }
       let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max()! }
-      text += "\n\(s.rule) \(s.parameterText.isEmpty ? "defaults" : s.parameterText), per source and position:\n"
+      text +=
+        "\n\(s.rule) \(s.parameterText.isEmpty ? "defaults" : s.parameterText), per \(kinds.joined(separator: " and ")):\n"
       text +=
         rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }
         .joined(separator: "\n") + "\n"

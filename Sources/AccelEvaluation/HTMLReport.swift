@@ -153,7 +153,7 @@ extension EvaluationReport {
       html +=
         "<tr><td>\(rank + 1)</td><td class=\"l\">\(s.rule)</td><td class=\"l\">\(escapeXML(s.parameterText.isEmpty ? "defaults" : s.parameterText))</td>"
       html +=
-        "<td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.recall))</td>"
+        "<td>\(m.tp)</td><td>\(m.fp)</td><td>\(m.fn)</td><td>\(f(m.precision))</td><td>\(f(m.definedRecall))</td>"
       html +=
         "<td>\(f(m.f1))\(ci(intervals[0]))</td><td>\(f(m.standard.onset.f1))</td><td>\(f(m.standard.segments.f1))</td>"
       html +=

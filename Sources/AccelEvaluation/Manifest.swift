@@ -33,7 +33,16 @@ public enum Manifest {
   public static func read(dataset: String, allowOutsidePaths: Bool = false) throws -> [ManifestEntry] {
     let path = dataset.hasSuffix(".csv") ? dataset : dataset + "/manifest.csv"
     let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-    let bytes = try ByteInput.readAll(path: path)
+    let bytes: [UInt8]
+    do {
+      bytes = try ByteInput.readAll(path: path)
+    } catch AccelError.cannotOpen(let file, let reason) where !fileExistsAt(path) {
+      throw AccelError.cannotOpen(
+        path: file,
+        reason: reason
+          + " (a dataset is a folder holding manifest.csv: a header trace,events and one line per trace, its paths relative to the folder; to evaluate one trace, give the trace with --labels EVENTS.csv)"
+      )
+    }
     let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     guard let first = lines.first, !first.allSatisfy(CSVDialect.isBlank) else {
       throw AccelError.data(DataLocation(file: path), "the manifest is empty", hint: "it needs a header trace,events")
@@ -73,12 +82,13 @@ public enum Manifest {
         let location = DataLocation(file: path, line: k + 1, column: i + 1)
         guard fileExistsAt(file) else {
           throw AccelError.data(
-            location, "the manifest names \(quotedField(fields[i])), which does not exist",
-            hint: "paths in a manifest are relative to its folder")
+            location, "the manifest names \(quotedPath(fields[i])), which does not exist",
+            hint: fields[i].hasPrefix("/")
+              ? nil : "paths in a manifest are relative to its folder (\(quotedPath(directory)))")
         }
         if !allowOutsidePaths && !isInside(file, directory: directory) {
           throw AccelError.data(
-            location, "the manifest names \(quotedField(fields[i])), which is outside the dataset folder",
+            location, "the manifest names \(quotedPath(fields[i])), which is outside the dataset folder",
             hint: "datasets refer to their own files; pass --allow-outside-paths to read others")
         }
       }

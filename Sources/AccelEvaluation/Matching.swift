@@ -84,8 +84,12 @@ public struct Metrics: Equatable, Sendable {
 
   /// tp / (tp + fp); 1 when there are no detections.
   public var precision: Double { tp + fp == 0 ? 1 : Double(tp) / Double(tp + fp) }
-  /// tp / (tp + fn); 1 when there are no annotations.
+  /// tp / (tp + fn); 1 when there are no annotations (so that F1 and the tuning objectives are
+  /// defined; reports show `definedRecall`).
   public var recall: Double { tp + fn == 0 ? 1 : Double(tp) / Double(tp + fn) }
+  /// tp / (tp + fn), or nil when there are no annotations (0 of 0): what reports show (empty in
+  /// CSV, null in JSON, "-" in tables).
+  public var definedRecall: Double? { tp + fn == 0 ? nil : recall }
   /// The harmonic mean of precision and recall; 0 when both are 0.
   public var f1: Double {
     let p = precision

@@ -28,11 +28,23 @@ public struct EvaluationPlan: Sendable {
     if rules.isEmpty, models.isEmpty {
       chosen = ShakeRules.names.filter { name in labels.contains { ShakeRules.namesEmitting($0).contains(name) } }
     }
+    // With one detector running, NAME=VALUE names its parameter (as detect-shakes takes it).
+    let owners = Set(chosen + (models.isEmpty ? [] : [Self.modelOwner]))
+    let single = owners.count == 1 ? owners.first : nil
+    func qualified(_ item: String) -> String {
+      guard let single, let eq = item.firstIndex(of: "="), !item[..<eq].contains(".") else { return item }
+      return single + "." + item
+    }
+    let form = single == nil ? "RULE.NAME" : "NAME or \(single!).NAME"
     var fixed: [String: [(String, Double)]] = [:]
-    for item in parameters {
+    for item in parameters.map(qualified) {
       guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: "."),
         let value = Double(item[item.index(after: eq)...].trimmingBlanks())
-      else { throw AccelError.usage("--param expects RULE.NAME=VALUE, got \"\(item)\"") }
+      else {
+        throw AccelError.usage(
+          "--param expects \(form)=VALUE, got \"\(item)\"",
+          hint: single == nil ? "several detectors run: name the rule (or choose one with --rule)" : nil)
+      }
       let rule = String(item[..<dot])
       guard known(rule) else {
         throw AccelError.usage("--param \(item): unknown rule \"\(rule)\"")
@@ -40,9 +52,11 @@ public struct EvaluationPlan: Sendable {
       fixed[rule, default: []].append((String(item[item.index(after: dot)..<eq]), value))
     }
     var grids: [String: [(String, [Double])]] = [:]
-    for item in sweeps {
+    for item in sweeps.map(qualified) {
       guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: ".") else {
-        throw AccelError.usage("--sweep expects RULE.NAME=FROM:TO:STEP, got \"\(item)\"")
+        throw AccelError.usage(
+          "--sweep expects \(form)=FROM:TO:STEP, got \"\(item)\"",
+          hint: single == nil ? "several detectors run: name the rule (or choose one with --rule)" : nil)
       }
       let rule = String(item[..<dot])
       let name = String(item[item.index(after: dot)..<eq])

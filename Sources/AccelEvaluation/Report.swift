@@ -70,7 +70,7 @@ public struct EvaluationReport {
   /// settings over many traces calls them millions of times).
   static let accessors: [@Sendable (Metrics) -> Double?] = {
     var list: [@Sendable (Metrics) -> Double?] = [
-      { $0.precision }, { $0.recall }, { $0.f1 }, { $0.meanOnsetError }, { $0.medianOnsetError },
+      { $0.precision }, { $0.definedRecall }, { $0.f1 }, { $0.meanOnsetError }, { $0.medianOnsetError },
       { $0.medianDelay }, { $0.falseAlarmsPerHour }, { $0.duration },
     ]
     let kinds: [@Sendable (StandardCounts) -> DetectionCounts] = [
@@ -143,7 +143,7 @@ public struct EvaluationReport {
       text +=
         [
           s.rule, csvField(s.parameterText), formatNumber(Self.rounded(m.precision)),
-          formatNumber(Self.rounded(m.recall)),
+          m.definedRecall.map { formatNumber(Self.rounded($0)) } ?? "",
           formatNumber(Self.rounded(m.f1)), formatNumber(Self.rounded(m.falseAlarmsPerHour)),
         ].joined(separator: ",") + "\n"
     }
@@ -175,31 +175,54 @@ public struct EvaluationReport {
     }
   }
 
-  public func table() -> String {
-    var rows = [
-      [
-        "rule", "params", "tp", "fp", "fn", "precision", "recall", "f1", "onset_f1", "segment_f1",
-        "onset_med_s",
-        "delay_med_s", "FA/h",
-      ]
-    ]
+  /// The table people read: one row per setting, best first (F1, then fewer false alarms; a
+  /// sweep keeps its grid order), F1 with its 95% interval (a bootstrap over traces), then the
+  /// per-source and per-position tables when there is more than one group. With `width` (a
+  /// terminal's columns), the least needed columns are left out until the rows fit.
+  public func table(width: Int? = nil) -> String {
     func f(_ v: Double?) -> String { formatSignificant(v, digits: precision) }
-    for (i, s) in settings.enumerated() {
+    let bootstrap = Bootstrap(traceCount: traces.count)
+    // Columns in the order they are dropped to fit a width: last first.
+    var header = [
+      "rank", "rule", "params", "tp", "fp", "fn", "precision", "recall", "f1 [95%]", "FA/h", "onset_f1",
+      "segment_f1", "onset_med_s", "delay_med_s",
+    ]
+    let order = sweeping ? Array(settings.indices) : ranking()
+    var rows = [header]
+    for (rank, i) in order.enumerated() {
       let m = summary[i]
+      let s = settings[i]
+      var f1 = f(m.f1)
+      if m.tp + m.fn > 0, !sweeping,
+        let interval = bootstrap.intervals(traces.map { $0.metrics[i] }, statistics: [{ $0.f1 }])[0]
+      {
+        f1 += " [\(f(interval.low)), \(f(interval.high))]"
+      }
       rows.append([
-        s.rule, s.parameterText.isEmpty ? "defaults" : s.parameterText, "\(m.tp)", "\(m.fp)", "\(m.fn)",
-        f(m.precision), f(m.recall), f(m.f1), f(m.standard.onset.f1), f(m.standard.segments.f1),
-        f(m.medianOnsetError), f(m.medianDelay), f(m.falseAlarmsPerHour),
+        "\(rank + 1)", s.rule, s.parameterText.isEmpty ? "defaults" : s.parameterText, "\(m.tp)", "\(m.fp)",
+        "\(m.fn)", f(m.precision), f(m.definedRecall), f1, f(m.falseAlarmsPerHour), f(m.standard.onset.f1),
+        f(m.standard.segments.f1), f(m.medianOnsetError), f(m.medianDelay),
       ])
     }
-    let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max()! }
+    func widths() -> [Int] { rows[0].indices.map { c in rows.map { $0[c].count }.max()! } }
+    func lineWidth() -> Int { widths().reduce(0, +) + 2 * (header.count - 1) }
+    // Keep at least rank, rule, params, tp, fp, fn, precision, recall, F1 and false alarms.
+    while let width, lineWidth() > width, header.count > 10 {
+      header.removeLast()
+      rows = rows.map { Array($0.dropLast()) }
+    }
+    let w = widths()
     var text =
-      rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }
+      rows.map { r in
+        r.enumerated().map { $1.padding(toLength: w[$0]) }.joined(separator: "  ").trimmingTrailingBlanks()
+      }
       .joined(separator: "\n")
-      + "\n\(traces.count) traces, \(formatDuration(summary.first?.duration ?? 0))\n"
+      + "\n\(traces.count) traces, \(formatDuration(summary.first?.duration ?? 0))"
+    if header.count < 14 { text += " (narrowed to the terminal: --format csv has every column)" }
+    text += "\n"
     if settings.count > 1 && !sweeping {
-      let order = ranking().map { i in "\(settings[i]) (\(f(summary[i].f1)))" }
-      text += "ranked by F1, then fewer false alarms: " + order.joined(separator: ", ") + "\n"
+      let ranked = ranking().map { i in "\(settings[i]) (\(f(summary[i].f1)))" }
+      text += "ranked by F1, then fewer false alarms: " + ranked.joined(separator: ", ") + "\n"
     }
     if hasGroups && !sweeping { text += groupTable() }
     return text
@@ -255,9 +278,23 @@ public struct EvaluationReport {
   /// dataset that changed since the baseline is reported in `datasetChanges`.
   public func compare(
     with baseline: EvaluationBaseline, gated: [String] = [], tolerance: Double = 0,
-    fingerprint: DatasetFingerprint? = nil
+    fingerprint: DatasetFingerprint? = nil, allowMissing: Bool = false, digits: Int = 4
   ) -> BaselineComparison {
+    // Numbers for people: `digits` significant digits (the comparison itself is exact).
+    func n(_ v: Double) -> String { formatSignificant(v, digits: digits) }
     var result = BaselineComparison()
+    // A detector of the baseline that this run lacks has disappeared: a regression, unless the
+    // caller allows it.
+    let evaluated = Set(settings.map(\.rule))
+    var missing: [String] = []
+    for row in baseline.rows where !evaluated.contains(row.rule) && !missing.contains(row.rule) {
+      missing.append(row.rule)
+    }
+    for rule in missing {
+      let line = "\(rule): in the baseline but not evaluated"
+      result.changes.append(line)
+      if !allowMissing { result.regressions.append(line) }
+    }
     let watched =
       ["f1", "false_alarms_per_hour"] + gated.filter { $0 != "f1" && $0 != "false_alarms_per_hour" }
     for (i, s) in settings.enumerated() {
@@ -274,7 +311,7 @@ public struct EvaluationReport {
           "\(s.rule): parameters changed from \(other.params.isEmpty ? "the defaults" : other.params) to \(s.parameterText.isEmpty ? "the defaults" : s.parameterText); compared with those"
         )
       } else {
-        result.changes.append("\(s): new (f1 \(formatNumber(Self.rounded(m.f1))))")
+        result.changes.append("\(s): new (f1 \(n(m.f1)))")
         continue
       }
       var moved: [String] = []
@@ -283,16 +320,16 @@ public struct EvaluationReport {
         let now = Self.value(metric, m).map(Self.rounded)
         guard let now else {
           if gated.contains(metric) {
-            result.regressions.append("\(s): \(metric) is now undefined (was \(formatNumber(was)))")
+            result.regressions.append("\(s): \(metric) is now undefined (was \(n(was)))")
           }
           continue
         }
-        if now != was { moved.append("\(metric) \(formatNumber(was)) -> \(formatNumber(now))") }
+        if now != was { moved.append("\(metric) \(n(was)) -> \(n(now))") }
         let worse =
           Self.higherIsBetter(metric) ? now < was - tolerance - 1e-12 : now > was + tolerance + 1e-12
         if worse {
           result.regressions.append(
-            "\(s): \(metric) \(Self.higherIsBetter(metric) ? "fell" : "rose") from \(formatNumber(was)) to \(formatNumber(now))"
+            "\(s): \(metric) \(Self.higherIsBetter(metric) ? "fell" : "rose") from \(n(was)) to \(n(now))"
           )
         }
       }
@@ -334,7 +371,9 @@ public struct EvaluationBaseline: Sendable {
   public let datasetHash: String?
   public let fingerprint: DatasetFingerprint?
 
+  /// - Parameter path: a summary.csv, or the folder an evaluation wrote it into.
   public init(path: String) throws {
+    let path = isDirectory(path) ? (path.hasSuffix("/") ? path : path + "/") + "summary.csv" : path
     self.path = path
     let bytes = try ByteInput.readAll(path: path)
     let lines = bytes.split(separator: UInt8(ascii: "\n")).map {

@@ -14,7 +14,8 @@ import AccelCore
 /// `pairs` pairs (rad/s: a rate-independent unit). A shake begins when the activity reaches `begin`
 /// and ends when it falls below `end` (lower); one ending within `min_s` is dropped (a tap or a
 /// knock changes direction sharply but briefly); one lasting longer than `max_s` is cancelled (status
-/// `cancelled`, reported at start + max_s); no shake begins within `refractory_s` of the previous
+/// `cancelled`, reported at the first sample past start + max_s, ending at the sample before it);
+/// no shake begins within `refractory_s` of the previous
 /// start. The event's peak_g is the largest |a| during it.
 public struct AngularChangeRule: ShakeRule {
   public static let name = "angular-change"
@@ -135,7 +136,8 @@ public struct AngularChangeRule: ShakeRule {
                     if filled < pairs { filled += 1 }
                     if filled == pairs {
                       advance(
-                        activity: max(0, sum) / Double(pairs), magnitude: magnitude, t: t, events: &events)
+                        activity: max(0, sum) / Double(pairs), magnitude: magnitude, t: t, previousT: pt,
+                        events: &events)
                     }
                   }
                   pv = velocity
@@ -159,15 +161,19 @@ public struct AngularChangeRule: ShakeRule {
     return events
   }
 
-  /// The state machine, fed the activity at time `t`.
-  private mutating func advance(activity: Double, magnitude: Double, t: Double, events: inout [ShakeEvent]) {
+  /// The state machine, fed the activity at time `t` (`previousT`: the sample before it). A
+  /// cancelled shake ends at its last sample within the maximum duration, so that every event
+  /// time is a sample's time as read.
+  private mutating func advance(
+    activity: Double, magnitude: Double, t: Double, previousT: Double, events: inout [ShakeEvent]
+  ) {
     if var a = active {
       a.peak = max(a.peak, magnitude)
       active = a
       if t - a.start > maxDuration {
         events.append(
           ShakeEvent(
-            start: a.start, end: a.start + maxDuration, reported: t, peakG: a.peak, status: .cancelled))
+            start: a.start, end: previousT, reported: t, peakG: a.peak, status: .cancelled))
         active = nil
       } else if activity < end {
         if t - a.start >= minDuration {

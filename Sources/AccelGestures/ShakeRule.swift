@@ -109,7 +109,11 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// A detector for a trace at `rate` Hz.
-  public func detector(rate: Double) throws -> any ShakeDetector { try maker.make(rate: rate) }
+  /// The setting's detector for a trace at `rate` Hz, fed finite samples only
+  /// (`FiniteSamplesOnly`: a non-finite row is a gap, as in the exported C).
+  public func detector(rate: Double) throws -> any ShakeDetector {
+    FiniteSamplesOnly(try maker.make(rate: rate))
+  }
 
   /// Runs a detector over a whole trace, block by block from `next` (nil at the end), in
   /// constant memory.
@@ -194,6 +198,18 @@ public enum ShakeRules {
 
   public static func named(_ name: String) -> (any ShakeRule.Type)? {
     all.first { $0.name == name }
+  }
+
+  /// What shell completion offers for `--param`: every rule's `RULE.NAME=` and `NAME=`.
+  public static var parameterCompletions: [String] {
+    var seen = Set<String>()
+    var out: [String] = []
+    for rule in all {
+      for row in parameterRows(rule) {
+        for item in ["\(rule.name).\(row.name)=", "\(row.name)="] where seen.insert(item).inserted { out.append(item) }
+      }
+    }
+    return out
   }
 
   /// Each rule's parameters for `--list-params`: name, unit, default, meaning, range.

@@ -45,6 +45,9 @@ struct AccelKit: ParsableCommand {
     #endif
     // This process is one run: no output may replace one of its inputs or another output.
     RunFiles.isEnabled = true
+    // Whatever a reader notes about a trace (units that look wrong, a time unit it told by
+    // itself), every command shows once, in the same words.
+    ReaderNotes.handler = { Diagnostics.warnOnce($0) }
     // Interrupted, it removes its unfinished outputs and exits 130 (SIGINT) or 143 (SIGTERM).
     TemporaryFiles.installSignalHandlers()
     do {

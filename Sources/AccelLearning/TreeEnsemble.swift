@@ -64,7 +64,7 @@ public struct TreeEnsemble: Sendable, Equatable {
     guard let booster = learner["gradient_booster"], booster["name"]?.string == "gbtree",
       let items = booster["model"]?["trees"]?.array
     else { throw fail("not a gbtree booster") }
-    let trees = try items.map { item in
+    let trees = try items.enumerated().map { number, item in
       func ints(_ key: String) throws -> [Int32] {
         guard let values = item[key]?.array else { throw fail("a tree has no \(key)") }
         return try values.map {
@@ -87,10 +87,23 @@ public struct TreeEnsemble: Sendable, Equatable {
       if let types = item["split_type"]?.array, types.contains(where: { $0.number != 0 }) {
         throw fail("categorical splits")
       }
+      // Each fault named as it is: a child that is the node itself or an earlier node (a loop),
+      // a child past the tree's end, a feature the model does not have.
       for i in 0..<n where left[i] != -1 {
-        guard left[i] > Int32(i), left[i] < Int32(n), right[i] > Int32(i), right[i] < Int32(n),
-          feature[i] >= 0, Int(feature[i]) < names.count
-        else { throw fail("a tree's node \(i) points outside it") }
+        let node = "tree \(number), node \(i)"
+        for (side, child) in [("left", left[i]), ("right", right[i])] {
+          if child == Int32(i) {
+            throw fail("\(node): its \(side) child is the node itself (a loop)")
+          } else if child >= 0 && child < Int32(i) {
+            throw fail("\(node): its \(side) child \(child) comes before it (a loop, or not a tree)")
+          } else if child < 0 || child >= Int32(n) {
+            throw fail("\(node): its \(side) child \(child) is outside the tree's \(n) nodes")
+          }
+        }
+        guard feature[i] >= 0, Int(feature[i]) < names.count else {
+          throw fail(
+            "\(node) splits on feature \(feature[i]), but the model has \(names.count) features (0 to \(names.count - 1))")
+        }
       }
       return Tree(
         left: left, right: right, feature: feature, value: conditions.map { Float($0) },

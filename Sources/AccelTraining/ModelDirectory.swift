@@ -84,19 +84,26 @@ public enum ModelDirectory {
       let c = l.decoding
       text +=
         "\(l.label): on \(formatNumber(c.on)), off \(formatNumber(c.off)), min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))\n"
-      text += "  held out: " + line(l.total) + "\n"
+      text += "  held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"
+      for note in l.notes { text += "  note: \(note)\n" }
       if l.sources.count > 1 {
-        for (name, m) in l.sources { text += "  \(name): " + line(m) + "\n" }
+        for (name, m) in l.sources {
+          text += "  \(name): " + line(m, traces: l.traces.filter { $0.source == name }.map(\.metrics)) + "\n"
+        }
       }
     }
     return text
   }
 
-  static func line(_ m: Metrics) -> String {
+  /// One line of figures: F1 with its 95% interval (a bootstrap over `traces`, the per-trace
+  /// metrics, as evaluate's), precision, recall, the events behind them, and false alarms.
+  static func line(_ m: Metrics, traces: [Metrics]) -> String {
     var parts: [String] = []
     if m.tp + m.fn > 0 {
+      let interval = Bootstrap(traceCount: traces.count).intervals(traces, statistics: [{ $0.f1 }])[0]
+      let range = interval.map { " [\(cFormat("%.3f", $0.low)), \(cFormat("%.3f", $0.high))]" } ?? ""
       parts.append(
-        "f1 \(cFormat("%.3f", m.f1)) (precision \(cFormat("%.3f", m.precision)), recall \(cFormat("%.3f", m.recall)), \(m.tp + m.fn) events)"
+        "f1 \(cFormat("%.3f", m.f1))\(range) (precision \(cFormat("%.3f", m.precision)), recall \(cFormat("%.3f", m.recall)), \(m.tp) of \(m.tp + m.fn) events)"
       )
     }
     parts.append(

@@ -111,6 +111,9 @@ public struct LearnedLabel: Sendable {
   public var search: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
   public var positives: Int
   public var negatives: Int
+  /// What the user should know about the choice (no decoding met the bounds: why, and what
+  /// would help), one sentence each.
+  public var notes: [String] = []
 }
 
 public struct TrainingResult: Sendable {
@@ -147,9 +150,12 @@ public enum Trainer {
     for (l, label) in settings.labels.enumerated() {
       let positives = traces.reduce(0) { $0 + $1.targets[l].filter { $0 == 1 }.count }
       guard positives > 0 else {
+        let found = Set(annotations.joined().map(\.label)).sorted()
         throw AccelError.usage(
           "no window of the training traces is annotated \(quotedField(label))",
-          hint: "check --label against the events files' labels")
+          hint: found.isEmpty
+            ? "the events files annotate nothing: training needs annotated events of the label"
+            : "the events files' labels: \(quotedFields(found)); check --label")
       }
       // Out-of-fold probabilities for every window.
       var probabilities = traces.map { [Double](repeating: 0, count: $0.count) }
@@ -192,7 +198,8 @@ public enum Trainer {
             (traces[$0].name, sourceNames[traces[$0].source], traces[$0].position, perTrace[$0])
           },
           total: total,
-          search: search, positives: positives, negatives: negatives))
+          search: search, positives: positives, negatives: negatives,
+          notes: boundNotes(search: search, chosen: decoding, settings: settings)))
     }
     return TrainingResult(
       settings: settings, labels: learned, traces: traces.count, windows: traces.reduce(0) { $0 + $1.count },
@@ -349,6 +356,39 @@ public enum Trainer {
       }
     }
     return all
+  }
+
+  /// When the bounds left no useful decoding, why and what would help: no decoding met them
+  /// (the chosen one comes closest), or only one that finds none of the events did. Either way,
+  /// how many hours of trace the false alarms an hour are measured on (one false alarm in them is
+  /// how many an hour).
+  static func boundNotes(
+    search: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)],
+    chosen: ProbabilityDecoder.Configuration, settings: TrainingSettings
+  ) -> [String] {
+    guard let best = search.first(where: { $0.decoding == chosen }) else { return [] }
+    let m = best.total
+    let findsNothing = m.tp == 0 && m.fn > 0
+    guard best.score.violation > 0 || findsNothing else { return [] }
+    let bounds = settings.objective.constraints.map {
+      "\($0.metric) \($0.atMost ? "<=" : ">=") \(formatNumber($0.limit))"
+    }.joined(separator: ", ")
+    var text =
+      best.score.violation > 0
+      ? "no decoding meets \(bounds) on the held-out traces"
+      : "no decoding that finds any of the \(m.fn) events meets \(bounds) on the held-out traces"
+    // False alarms an hour are counted over the traces' whole duration.
+    let hours = m.duration / 3600
+    if hours > 0 {
+      text += "; they last \(cFormat("%.2f", hours)) h, so one false alarm is \(cFormat("%.3g", 1 / hours)) an hour"
+    }
+    text +=
+      best.score.violation > 0
+      ? ". The decoding chosen comes closest: \(m.tp) of \(m.tp + m.fn) events found, \(m.fp) false alarms (F1 \(cFormat("%.3f", m.f1)))."
+      : ". The decoding chosen finds nothing (F1 0)."
+    text +=
+      " More hours of recordings without the gesture (datasets/real-negatives, or everyday recordings from the importers) or a looser --subject-to would help."
+    return [text]
   }
 
   static func chooseDecoding(

@@ -405,7 +405,10 @@ extension ExportCLITests {
     let gyro = try accelkit(["export", "--rule", "swing", "--param", "gyro=1", "-o", dir + "/f"])
     #expect(gyro.status == 64 && gyro.stderr.contains("--rate"), "\(gyro.stderr)")
     let plain = try accelkit(["export", "--rule", "swing", "-o", dir + "/g"])
-    #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+    // It says what it wrote, and nothing else.
+    #expect(
+      plain.status == 0 && plain.stderr.hasPrefix("wrote \(dir)/g/accelkit_detector.h: swing, double; ")
+        && plain.stderr.split(separator: "\n").count == 1, "\(plain.stderr)")
     // The same command writes the same bytes.
     let again = try accelkit(["export", "--rule", "swing", "-o", dir + "/h"])
     #expect(again.status == 0)
@@ -418,6 +421,39 @@ extension ExportCLITests {
 
   /// The F1 each rule (default parameters) loses in float on the test set, against its
   /// annotations, as `DetectorExport.floatF1Change` records it and float headers print it.
+  /// Every detector of the registry, exported in float with its defaults, built for a Cortex-M4F
+  /// by the target's own compiler (scripts/footprint): its RAM and flash are within what the
+  /// header and export state (DetectorExport.footprint), and not more than 5% below (a table
+  /// that is out of date fails).
+  @Test func footprintIsWhatTheHeadersSay() throws {
+    try #require(
+      Tools.path("arm-none-eabi-gcc") != nil,
+      Comment(rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")))
+    let dir = Paths.temporaryDirectory()
+    let rate = formatNumber(DetectorExport.footprintRate)
+    for name in ShakeRules.names {
+      let out = dir + "/" + name
+      let export = try accelkit(["export", "--rule", name, "--precision", "float", "--rate", rate, "-o", out])
+      #expect(export.status == 0, "\(name): \(export.stderr)")
+      let stated = try #require(DetectorExport.footprint[name], "\(name) has no footprint in DetectorExport.footprint")
+      let words = "RAM \(stated.ram) bytes, flash \(stated.flash) bytes"
+      let header = String(decoding: readFile(out + "/accelkit_detector.h") ?? [], as: UTF8.self)
+      #expect(header.contains(" * Footprint:  on a Cortex-M4F") && header.contains(words), "\(name)")
+      #expect(export.stderr.contains(words), "\(name): \(export.stderr)")
+      let measured = try accelkit([], shell: "'\(Paths.packageRoot)/scripts/footprint' '\(out)'")
+      try #require(measured.status == 0, "\(name): \(measured.stderr)")
+      let row = measured.stdout.split(separator: "\n")[1].split(separator: ",").compactMap { Int($0) }
+      let (flash, ram) = (row[0], row[3])
+      #expect(ram <= stated.ram && Double(ram) >= 0.95 * Double(stated.ram), "\(name): RAM \(ram), stated \(stated.ram)")
+      #expect(
+        flash <= stated.flash && Double(flash) >= 0.95 * Double(stated.flash),
+        "\(name): flash \(flash), stated \(stated.flash)")
+    }
+    // Another setting is not what the table measured: the header says how to measure it.
+    let other = try accelkit(["export", "--rule", "swing", "--param", "swing_g=1.5", "--precision", "float", "-o", dir + "/o"])
+    #expect(other.stderr.contains("scripts/footprint DIR measures this header"), "\(other.stderr)")
+  }
+
   @Test func floatLossIsWhatTheHeadersSay() throws {
     let dir = Paths.temporaryDirectory()
     let test = Paths.packageRoot + "/datasets/test"

@@ -30,8 +30,8 @@ import Testing
   }
 
   /// The unsharded reference run of `arguments` into `dir`: its stdout (CSV).
-  static func unsharded(_ arguments: String, into dir: String) throws -> String {
-    let run = try shell("ACCELKIT evaluate \(arguments) -o '\(dir)' --format csv")
+  static func unsharded(_ arguments: String, into dir: String, format: String = "csv") throws -> String {
+    let run = try shell("ACCELKIT evaluate \(arguments) -o '\(dir)' --format \(format)")
     #expect(run.status == 0, "\(run.stderr)")
     return run.stdout
   }
@@ -296,7 +296,8 @@ import Testing
   @Test func theGNUParallelExamplesRun() throws {
     try #require(Self.engine != nil, Comment(rawValue: Self.noParallel))
     let dir = Paths.temporaryDirectory()
-    let expected = try Self.unsharded("datasets/test", into: dir + "/whole")
+    // The examples' merge prints the table, as evaluate does.
+    let expected = try Self.unsharded("datasets/test", into: dir + "/whole", format: "table")
     let run = try Self.example(
       "'\(Self.examples)/parallel.sh' datasets/test '\(dir)/out' 4 > '\(dir)/stdout'")
     #expect(run.status == 0, "\(run.stderr)")
@@ -318,7 +319,7 @@ import Testing
   /// The Slurm scripts, run as the array's tasks and the dependent merge job would run them.
   @Test func theSlurmExampleRuns() throws {
     let dir = Paths.temporaryDirectory()
-    let expected = try Self.unsharded("datasets/test", into: dir + "/whole")
+    let expected = try Self.unsharded("datasets/test", into: dir + "/whole", format: "table")
     let tasks = (1...3).map {
       "SLURM_ARRAY_TASK_ID=\($0) SLURM_ARRAY_TASK_COUNT=3 '\(Self.examples)/slurm-shard.sh' datasets/test '\(dir)/parts'"
     }

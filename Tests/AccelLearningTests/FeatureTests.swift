@@ -405,3 +405,39 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     #expect(trees.splitCounts == [1, 1, 0])
   }
 }
+
+/// A hostile or damaged model is refused with its actual fault named: a loop, a child past the
+/// tree's end, a feature the model does not have.
+@Suite struct TreeFaultTests {
+  static func model(left: [Int], right: [Int], features: [Int]) -> [UInt8] {
+    let n = left.count
+    let text = """
+      {"learner": {"objective": {"name": "binary:logistic"}, "feature_names": ["a", "b"],
+       "learner_model_param": {"base_score": "5E-1"},
+       "gradient_booster": {"name": "gbtree", "model": {"trees": [
+         {"left_children": [-1], "right_children": [-1], "split_indices": [0],
+          "split_conditions": [0.5], "default_left": [0]},
+         {"left_children": \(left), "right_children": \(right), "split_indices": \(features),
+          "split_conditions": \([Double](repeating: 0.5, count: n)), "default_left": \([Int](repeating: 0, count: n))}]}}}}
+      """
+    return Array(text.utf8)
+  }
+
+  @Test func eachFaultIsNamed() throws {
+    let cases: [([Int], [Int], [Int], String)] = [
+      ([0, -1, -1], [2, -1, -1], [0, 0, 0], "tree 1, node 0: its left child is the node itself (a loop)"),
+      ([1, -1, 1], [2, -1, 1], [0, 0, 1], "tree 1, node 2: its left child 1 comes before it"),
+      ([1, -1, -1], [7, -1, -1], [0, 0, 0], "tree 1, node 0: its right child 7 is outside the tree's 3 nodes"),
+      ([1, -1, -1], [2, -1, -1], [5, 0, 0], "tree 1, node 0 splits on feature 5, but the model has 2 features (0 to 1)"),
+    ]
+    for (left, right, features, message) in cases {
+      do {
+        _ = try TreeEnsemble(json: Self.model(left: left, right: right, features: features), file: "m.json")
+        Issue.record("accepted: \(message)")
+      } catch let error as AccelError {
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(!error.message.contains("points outside it"))
+      }
+    }
+  }
+}

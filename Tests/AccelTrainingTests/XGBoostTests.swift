@@ -1,4 +1,5 @@
 import AccelCore
+import AccelEvaluation
 import AccelLearning
 import TestSupport
 import Testing
@@ -80,5 +81,35 @@ func randomProblem(rows: Int, columns: Int, seed: UInt64) -> (values: [Float], l
     ] {
       #expect(throws: AccelError.self) { try TreeEnsemble(json: Array(text.utf8), file: "m.json") }
     }
+  }
+}
+
+/// What train says when the bounds leave no useful decoding (worked by hand).
+@Suite struct BoundNoteTests {
+  @Test func aDecodingThatFindsNothingIsExplained() {
+    var nothing = Metrics()
+    nothing.fn = 8
+    nothing.duration = 0.17 * 3600
+    var some = Metrics()
+    some.tp = 8
+    some.fp = 1
+    some.duration = 0.17 * 3600
+    let quiet = ProbabilityDecoder.Configuration()
+    var loud = ProbabilityDecoder.Configuration()
+    loud.on = 0.9
+    let settings = TrainingSettings(labels: ["shake"])
+    let search = [
+      (decoding: quiet, score: TuningScore(violation: 0, objective: 0, falseAlarmsPerHour: 0), total: nothing),
+      (decoding: loud, score: TuningScore(violation: 4.9, objective: 1, falseAlarmsPerHour: 5.9), total: some),
+    ]
+    let notes = Trainer.boundNotes(search: search, chosen: quiet, settings: settings)
+    #expect(notes.count == 1)
+    #expect(notes.first?.hasPrefix("no decoding that finds any of the 8 events meets false_alarms_per_hour <= 1") == true, "\(notes)")
+    #expect(notes.first?.contains("they last 0.17 h, so one false alarm is 5.88 an hour") == true, "\(notes)")
+    #expect(notes.first?.contains("finds nothing (F1 0)") == true, "\(notes)")
+    // A decoding that meets the bounds and finds events: nothing to say.
+    #expect(Trainer.boundNotes(search: search, chosen: loud, settings: settings).count == 1)
+    let fine = [(decoding: loud, score: TuningScore(violation: 0, objective: 1, falseAlarmsPerHour: 0), total: some)]
+    #expect(Trainer.boundNotes(search: fine, chosen: loud, settings: settings).isEmpty)
   }
 }

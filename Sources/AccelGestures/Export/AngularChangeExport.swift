@@ -45,7 +45,7 @@ extension AngularChangeRule: CExportable {
           if (s->active) {
             s->active_peak = AK_DETECTOR_MAX(s->active_peak, magnitude);
             if (t - s->active_start > AK_DETECTOR_MAX_S) {
-              ak_detector_set_event(e, s->active_start, s->active_start + AK_DETECTOR_MAX_S, t, 1, s->active_peak, -1, 0,
+              ak_detector_set_event(e, s->active_start, s->pt, t, 1, s->active_peak, -1, 0,
                                     "shake", 1);
               s->active = 0;
               return 1;

@@ -15,6 +15,10 @@ public struct ExportSettings: Sendable, Equatable {
   /// The trace's sample rate in Hz, for rules whose constants depend on it (a cutoff, a window in
   /// seconds given as samples, a queue's capacity); nil when none is given.
   public var rate: Double?
+  /// The axes the firmware's accelerometer readings come in: Apple's (face up reads z = -1 g, as
+  /// inside accelkit) or specific force (Android's and most IMUs': face up reads +1 g), which
+  /// push and push_gyro negate on the way in, as `--convention specific-force` does on reading.
+  public var convention = AxisConvention.apple
   /// The command that wrote the file, and accelkit's version, for the header's comment.
   public var command = ""
   public var version = ""
@@ -111,10 +115,39 @@ public enum DetectorExport {
     "swing": (0, 1), "orientation-change": (nil, 1),
   ]
 
+  /// The rate at which `footprint` was measured, for the rules whose constants depend on it.
+  public static let footprintRate = 100.0
+
+  /// What each detector with its default parameters costs a Cortex-M4F in float (at
+  /// `footprintRate` where the rate matters), in bytes, as `scripts/footprint` measures it with
+  /// Debian's arm-none-eabi-gcc 12.2 (-Os, hardware float, newlib-nano): RAM is the state plus an
+  /// upper bound of the stack, flash the code and constants with the libm functions it calls.
+  /// Upper bounds: ExportCLITests.footprintIsWhatTheHeadersSay builds every detector of the
+  /// registry and fails when one exceeds its figures or has shrunk by more than 5% below them.
+  public static let footprint: [String: (ram: Int, flash: Int)] = [
+    "three-peak": (148, 1016), "angular-change": (188, 1720), "seismic": (1020, 684), "swing": (364, 3380),
+    "orientation-change": (1344, 11280), "learned-shake": (48704, 142_688),
+  ]
+
+  /// The header's and export's words on what `setting` costs a Cortex-M4F.
+  public static func footprintText(_ setting: RuleSetting, settings: ExportSettings, usesRate: Bool) -> String {
+    let measured =
+      settings.precision == .float && setting.parameterText.isEmpty && settings.convention == .apple
+      && (!usesRate || settings.rate == footprintRate)
+    guard measured, let cost = footprint[setting.rule] else {
+      return "footprint on a Cortex-M4F measured for the default parameters in float"
+        + (usesRate ? " at \(formatNumber(footprintRate)) Hz" : "") + " only: scripts/footprint DIR measures this header"
+    }
+    return "on a Cortex-M4F (float, default parameters\(usesRate ? ", \(formatNumber(footprintRate)) Hz" : "")): "
+      + "RAM \(cost.ram) bytes, flash \(cost.flash) bytes (scripts/footprint)"
+  }
+
   /// What an export writes: the header, and what to tell the user about it.
   public struct Output: Sendable {
     public var header: String
     public var warnings: [String]
+    /// What the detector costs a Cortex-M4F (`footprintText`).
+    public var footprint: String = ""
   }
 
   /// The single-header C99 library of `setting`'s detector.
@@ -127,20 +160,21 @@ public enum DetectorExport {
       throw AccelError.usage("--rate must be a positive number of Hz, got \(formatNumber(rate))")
     }
     let detector = try setting.detector(rate: settings.rate ?? 100)
-    guard let exportable = detector as? any CExportable else {
+    guard let exportable = (detector as? FiniteSamplesOnly)?.inner as? any CExportable else {
       throw AccelError.usage(
         "\(setting.rule) cannot be exported"
       )
     }
     if exportable.exportUsesRate && settings.rate == nil {
       throw AccelError.usage(
-        "\(setting.rule) with these parameters depends on the sample rate: give it with --rate HZ (the rate detect-shakes reports for your traces)"
+        "\(setting.rule) with these parameters depends on the sample rate: give it with --rate HZ (your recorder's rate: accelkit info reports it for a trace)"
       )
     }
     let parts = exportable.cParts()
     return Output(
       header: render(parts, setting: setting, settings: settings, usesRate: exportable.exportUsesRate),
-      warnings: parts.warnings)
+      warnings: parts.warnings,
+      footprint: footprintText(setting, settings: settings, usesRate: exportable.exportUsesRate))
   }
 
   /// Every parameter of the setting's rule with its value (the defaults included), in the table's
@@ -172,6 +206,9 @@ public enum DetectorExport {
     }
     text +=
       " * Precision:  \(settings.precision.rawValue)\(float ? " (timestamps too: keep them small, e.g. seconds since start)" : "")\n"
+    if settings.convention == .specificForce {
+      text += " * Axes:       specific force in (face up reads z = +1 g); push negates x, y, z\n"
+    }
     if float, let cost = floatCost[setting.rule] {
       text += " *             What float costs this rule with its default parameters on accelkit's test set\n"
       text += " *             (docs/EXPORT.md): F1 against the annotations "
@@ -185,6 +222,7 @@ public enum DetectorExport {
       text += cost.f1Change.map { "changes by \(cFormat("%+.4f", $0))" } ?? "not measured (no annotations)"
       text += "; float's events against double's: F1 \(cFormat("%.4f", cost.agreement)).\n"
     }
+    text += " * Footprint:  \(footprintText(setting, settings: settings, usesRate: usesRate))\n"
     for note in parts.notes { text += " * \(note)\n" }
     text += """
        *
@@ -192,7 +230,7 @@ public enum DetectorExport {
        *   ak_detector_state s;
        *   ak_detector_event e;
        *   ak_detector_init(&s);
-       *   for each sample (t in seconds, increasing; x, y, z in g, Apple's axes: face up reads z = -1):
+       *   for each sample (t in seconds, increasing; x, y, z in g, \(settings.convention == .apple ? "Apple's axes: face up reads z = -1" : "specific force: face up reads z = +1")):
        *     if (ak_detector_push(&s, t, x, y, z, &e)) handle(&e);
        *   at the end of a recording: if (ak_detector_finish(&s, &e)) handle(&e);
        * With a gyroscope (rad/s), push_gyro(&s, t, x, y, z, gx, gy, gz, &e) in place of push (the same
@@ -287,6 +325,8 @@ public enum DetectorExport {
     if !parts.types.isEmpty { text += parts.types + "\n" }
     text += "typedef struct {\n"
     text += indented(parts.state, by: 2)
+    text += "/* What push last accepted: its time (the input guard below). */\n"
+    text += "int input_started;\nak_detector_real input_last_t;\n".split(separator: "\n").map { "  " + $0 + "\n" }.joined()
     text += "} ak_detector_state;\n\n"
     text += """
       static inline void ak_detector_set_event(ak_detector_event *e, ak_detector_real start, ak_detector_real end,
@@ -312,15 +352,41 @@ public enum DetectorExport {
     if !parts.helpers.isEmpty { text += parts.helpers + "\n" }
     text += "/* Sets the state for a new recording. */\n"
     text +=
-      "static inline void ak_detector_init(ak_detector_state *s) {\n" + indented(parts.initialize, by: 2)
+      "static inline void ak_detector_init(ak_detector_state *s) {\n"
+      + indented(parts.initialize + "\ns->input_started = 0;\ns->input_last_t = 0;", by: 2)
       + "}\n\n"
+    text += """
+      /* The input guard: a sample whose time or reading is NaN or infinite is skipped as a gap (it
+         never enters the state), as is one whose time does not advance; a time that jumps back by
+         more than a second (the device's clock was reset) starts a new recording (init), dropping
+         any event still open. */
+      static inline int ak_detector_accepts(ak_detector_state *s, ak_detector_real t, ak_detector_real x,
+                                            ak_detector_real y, ak_detector_real z) {
+        if (!isfinite(t) || !isfinite(x) || !isfinite(y) || !isfinite(z)) return 0;
+        if (s->input_started && !(t > s->input_last_t)) {
+          if (!(t < s->input_last_t - 1)) return 0;
+          ak_detector_init(s);
+        }
+        s->input_started = 1;
+        s->input_last_t = t;
+        return 1;
+      }
+
+
+      """
     text += "/* Feeds one sample; returns 1 and fills *e when it ends an event, 0 otherwise. */\n"
     text += """
       static inline int ak_detector_push(ak_detector_state *s, ak_detector_real t, ak_detector_real x,
                                          ak_detector_real y, ak_detector_real z, ak_detector_event *e) {
 
       """
-    text += indented(parts.push, by: 2) + "}\n\n"
+    // Specific force in: negated on the way in, once (a push_gyro that hands over to push leaves
+    // it to push).
+    let negation =
+      settings.convention == .specificForce
+      ? "/* specific force in (face up reads z = +1 g): Apple's axes inside */\nx = -x;\ny = -y;\nz = -z;\n" : ""
+    let guarded = "if (!ak_detector_accepts(s, t, x, y, z)) return 0;\n"
+    text += indented(negation + guarded + parts.push, by: 2) + "}\n\n"
     text += "/* Feeds one sample with the gyroscope's reading (rad/s); as push otherwise. */\n"
     text += """
       static inline int ak_detector_push_gyro(ak_detector_state *s, ak_detector_real t, ak_detector_real x,
@@ -328,11 +394,13 @@ public enum DetectorExport {
                                               ak_detector_real gy, ak_detector_real gz, ak_detector_event *e) {
 
       """
-    text +=
-      indented(
-        parts.pushGyroscope ?? "(void)gx;\n(void)gy;\n(void)gz;\nreturn ak_detector_push(s, t, x, y, z, e);",
-        by: 2)
-      + "}\n\n"
+    let gyroscopeBody =
+      parts.pushGyroscope ?? "(void)gx;\n(void)gy;\n(void)gz;\nreturn ak_detector_push(s, t, x, y, z, e);"
+    // push_gyro checks the gyroscope's reading, then hands over to push or guards itself.
+    let gyroscopeGuard =
+      "if (!isfinite(gx) || !isfinite(gy) || !isfinite(gz)) return 0;\n"
+      + (gyroscopeBody.contains("ak_detector_push(") ? "" : negation + guarded)
+    text += indented(gyroscopeGuard + gyroscopeBody, by: 2) + "}\n\n"
     text +=
       "/* The end of the recording: returns 1 and fills *e when an event was still open and is reported. */\n"
     text += "static inline int ak_detector_finish(ak_detector_state *s, ak_detector_event *e) {\n"

@@ -46,18 +46,8 @@ public struct TraceDescription: Sendable {
 
   public static func warnings(_ s: TraceSummary, _ metadata: TraceMetadata) -> [String] {
     var w = metadata.notes
-    let meanNorm = s.magnitude.mean
-    if s.magnitude.count > 0 {
-      if meanNorm > 8 && meanNorm < 12 {
-        w.append("mean |a| is \(short(meanNorm)): units look like m/s^2, not g (pass --units m/s2)")
-      } else if meanNorm > 500 && meanNorm < 2000 {
-        w.append("mean |a| is \(short(meanNorm)): units look like mg, not g (pass --units mg)")
-      } else if meanNorm < 0.5 || meanNorm > 2 {
-        w.append(
-          "mean |a| is \(short(meanNorm)) g, far from 1 g: check --units, or whether gravity was already removed"
-        )
-      }
-    }
+    // Units whose magnitude at rest is not about 1 g are among the reader's notes, in the words
+    // every command uses.
     // An implausible rate and times that do not advance are the reader's to say (its notes, and
     // the time-order warning with the line).
     if let jitter = s.relativeJitter, jitter > 0.05 {

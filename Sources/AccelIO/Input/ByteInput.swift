@@ -306,3 +306,9 @@ public struct FileIdentity: Hashable, Sendable {
     inode = UInt64(st.st_ino)
   }
 }
+
+/// Whether `path` names a directory (following links).
+public func isDirectory(_ path: String) -> Bool {
+  var st = stat()
+  return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+}

@@ -28,6 +28,7 @@ public final class TraceStream {
     resampler = resample.map { LinearResampler(rate: $0, name: opened.metadata.name) }
     resampled = resample != nil
     first = try pull()
+    if let handler = ReaderNotes.handler { for text in warnings { handler(text) } }
     if let r = resample ?? source.metadata.nominalRate {
       rate = r
     } else if let block = first, let estimated = estimateRate(block.t) {
@@ -75,13 +76,21 @@ public final class TraceStream {
   }
 }
 
-/// The notes a reader adds once it has its first block: the time unit it told by itself, and a
-/// sample rate from the first time stamps that no sensor has (outside 0.1 Hz-100 kHz: most often
+/// Where the notes of every trace opened as a `TraceStream` go as soon as its first block is read
+/// (a command sets it once, before it reads anything, to show them to people); nil keeps them in
+/// `TraceStream.warnings` only.
+public enum ReaderNotes {
+  nonisolated(unsafe) public static var handler: (@Sendable (String) -> Void)?
+}
+
+/// The notes a reader adds once it has its first block: the time unit it told by itself, units
+/// whose magnitude at rest is not about 1 g (`UnitsCheck`), and a sample rate from the first time stamps that no sensor has (outside 0.1 Hz-100 kHz: most often
 /// nanoseconds since boot, or another unit, read as seconds). Every command shows them the same way.
 func noteTimes(
   _ block: SampleBlock, first: Double, conversion: SampleConversion, hasTime: Bool, in metadata: inout TraceMetadata
 ) {
   if let note = conversion.timeUnitNote(first: first) { metadata.notes.append(note) }
+  if let note = UnitsCheck.note(block, readAs: metadata.sourceUnits) { metadata.notes.append(note) }
   if hasTime, metadata.nominalRate == nil, let rate = estimateRate(block.t), let text = TraceStream.implausibleRate(rate) {
     metadata.notes.append(text)
   }

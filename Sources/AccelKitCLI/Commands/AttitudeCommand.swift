@@ -30,9 +30,12 @@ struct AttitudeCommand: ParsableCommand {
       offline variant, which also uses future samples (a temporary file in $TMPDIR holds the trace).
 
       Examples:
-        accelkit attitude datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o attitude.csv
-        accelkit attitude --offline --angles aerospace datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o offline.csv
-        accelkit attitude --mag off --method madgwick --param gain=0.05 datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o attitude.npy
+        accelkit attitude datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz \\
+          -o attitude.csv
+        accelkit attitude --offline --angles aerospace \\
+          datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o offline.csv
+        accelkit attitude --mag off --method madgwick --param gain=0.05 \\
+          datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o attitude.npy
         accelkit attitude --list-params
       """)
 

@@ -15,11 +15,16 @@ struct Convert: ParsableCommand {
 
       Examples:
         accelkit convert datasets/test/000.csv -o walk.npy
-        accelkit convert --preset st-mlc datasets/real/st-mlc/shake.csv -o shake.npy --dtype f32
-        accelkit convert datasets/samples/portrait-shake.csv --resample 100 -o uniform.csv
+        accelkit convert --preset st-mlc datasets/real/st-mlc/shake.csv \\
+          -o shake.npy --dtype f32
+        accelkit convert datasets/samples/portrait-shake.csv --resample 100 \\
+          -o uniform.csv
         accelkit convert walk.npy -o - | head
-        accelkit convert --channels acc datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o accel-only.csv
-        accelkit convert datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o imu.f32 --dtype f32 --out-layout t,acc,gyro
+        accelkit convert --channels acc \\
+          datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz \\
+          -o accel-only.csv
+        accelkit convert datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz \\
+          -o imu.f32 --dtype f32 --out-layout t,acc,gyro
       """
   )
 

@@ -18,7 +18,8 @@ struct Decimate: ParsableCommand {
 
       Examples:
         accelkit decimate --factor 4 datasets/test/000.csv -o 25hz.csv
-        accelkit decimate --factor 10 --causal datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o slow.npy
+        accelkit decimate --factor 10 --causal \\
+          datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o slow.npy
         accelkit info 25hz.csv
       """)
 

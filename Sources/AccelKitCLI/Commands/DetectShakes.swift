@@ -23,13 +23,16 @@ struct DetectShakes: ParsableCommand {
       Writes events CSV start,end,label,rule,reported,peak_g,count,axis,status (seconds; \
       reported is when a live detector would have announced the event; columns a rule cannot \
       fill are empty). With several traces a trace column comes first; traces are processed in \
-      parallel and written in the order given. Every rule streams in constant memory.
+      parallel and written in the order given. Every rule streams in constant \\
+        memory.
 
       Examples:
         accelkit detect-shakes datasets/test/000.csv
         accelkit detect-shakes --rule three-peak datasets/test/000.csv
-        accelkit detect-shakes --rule seismic --param sensitivity=1 datasets/real/st-mlc/*.csv -o events.csv
-        accelkit detect-shakes --rule angular-change --param begin=8 --param end=3 datasets/test/000.csv
+        accelkit detect-shakes --rule seismic --param sensitivity=1 \\
+          datasets/real/st-mlc/*.csv -o events.csv
+        accelkit detect-shakes --rule angular-change --param begin=8 --param end=3 \\
+          datasets/test/000.csv
         accelkit detect-shakes --list-params
       """)
 
@@ -54,7 +57,8 @@ struct DetectShakes: ParsableCommand {
 
   @Option(
     name: .customLong("param"),
-    help: ArgumentHelp("Set a rule parameter (repeatable); see --list-params.", valueName: "name=value"))
+    help: ArgumentHelp("Set a rule parameter (repeatable); see --list-params.", valueName: "name=value"),
+    completion: .list(ShakeRules.parameterCompletions))
   var params: [String] = []
 
   @Option(
@@ -89,6 +93,9 @@ struct DetectShakes: ParsableCommand {
       rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: ShakeRules.recommended)
     let settings = try input.settings()
     let paths = traces.isEmpty ? ["-"] : traces
+    if traces.isEmpty && isatty(0) != 0 {
+      Diagnostics.note("reading a trace from stdin (t,x,y,z rows; end with Ctrl-D), or give a file")
+    }
     let resample = resampling.resample
     let progress = ProgressLine(total: paths.count > 1 ? paths.count : 0, noun: "traces", quiet: quiet)
     let results = parallelMap(paths) { path in

@@ -37,11 +37,16 @@ struct Evaluate: ParsableCommand {
 
       Examples:
         accelkit evaluate datasets/test -o notebooks-out
-        accelkit evaluate datasets/test --rule learned-shake --fail-under f1=0.9,recall=0.85 --fail-over false_alarms_per_hour=2
-        accelkit evaluate datasets/train --sweep three-peak.move_g=0.5:1.0:0.05 -o sweep-out
-        accelkit evaluate datasets/test/000.csv --labels datasets/test/000.events.csv --rule seismic
-        accelkit evaluate datasets/test --baseline notebooks-out/summary.csv --fail-on-regression
-        parallel accelkit evaluate datasets/test --shard {}/4 -o parts/{} ::: 1 2 3 4 && accelkit merge parts/* -o report
+        accelkit evaluate datasets/test --rule learned-shake \\
+          --fail-under f1=0.9,recall=0.85 --fail-over false_alarms_per_hour=2
+        accelkit evaluate datasets/train --sweep three-peak.move_g=0.5:1.0:0.05 \\
+          -o sweep-out
+        accelkit evaluate datasets/test/000.csv --labels \\
+          datasets/test/000.events.csv --rule seismic
+        accelkit evaluate datasets/test --baseline notebooks-out/summary.csv \\
+          --fail-on-regression
+        parallel accelkit evaluate datasets/test --shard {}/4 -o parts/{} \\
+          ::: 1 2 3 4 && accelkit merge parts/* -o report
       """)
 
   @OptionGroup(title: "Input") var input: InputOptions
@@ -65,7 +70,8 @@ struct Evaluate: ParsableCommand {
 
   @Option(
     name: .customLong("param"),
-    help: ArgumentHelp("Set a parameter: RULE.NAME=VALUE (repeatable).", valueName: "rule.name=value"))
+    help: ArgumentHelp("Set a parameter: RULE.NAME=VALUE (repeatable).", valueName: "rule.name=value"),
+    completion: .list(ShakeRules.parameterCompletions))
   var params: [String] = []
 
   @Option(

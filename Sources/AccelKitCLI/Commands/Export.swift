@@ -26,13 +26,17 @@ struct Export: ParsableCommand {
       C target (a module map), so there is no separate Swift export.
 
       Examples:
-        accelkit export --rule swing -o detector
+        accelkit export -o detector
+        accelkit export --rule swing --convention specific-force -o detector
         accelkit export --rule learned-shake --param on=0.999 -o detector
         accelkit export --rule seismic --rate 100 --param sensitivity=1 -o detector
-        accelkit export --rule angular-change --param window_s=0.1 --rate 50 --precision float --prefix shake -o detector
+        accelkit export --rule angular-change --param window_s=0.1 --rate 50 \\
+          --precision float --prefix shake -o detector
       """)
 
-  @Option(help: "The rule to export (see detect-shakes --list-params).", completion: .list(ShakeRules.names))
+  @Option(
+    help: "The rule to export (see detect-shakes --list-params; default: \(ShakeRules.recommended), as detect-shakes).",
+    completion: .list(ShakeRules.names))
   var rule: String?
 
   @Option(
@@ -44,7 +48,8 @@ struct Export: ParsableCommand {
   @Option(
     name: .customLong("param"),
     help: ArgumentHelp(
-      "Set a rule parameter (repeatable); see detect-shakes --list-params.", valueName: "name=value"))
+      "Set a rule parameter (repeatable); see detect-shakes --list-params.", valueName: "name=value"),
+    completion: .list(ShakeRules.parameterCompletions))
   var params: [String] = []
 
   @Option(
@@ -57,6 +62,12 @@ struct Export: ParsableCommand {
       "The recorder's sample rate, for rules whose constants depend on it (give detect-shakes the same --rate to compare exactly).",
       valueName: "hz"))
   var rate: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "The axes the firmware's readings come in: apple (face up reads z = -1 g; the default) or specific-force (Android's and most IMUs': +1 g), which push negates.",
+      valueName: "apple|specific-force"))
+  var convention: AxisConvention = .apple
 
   @Option(help: "The exported arithmetic: double (the events detect-shakes gives) or float.")
   var precision: ExportSettings.Precision = .double
@@ -79,11 +90,12 @@ struct Export: ParsableCommand {
 
   func run() throws {
     let setting = try DetectShakes.setting(
-      rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: nil)
+      rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: ShakeRules.recommended)
     var settings = ExportSettings()
     settings.precision = precision
     settings.prefix = prefix
     settings.rate = rate
+    settings.convention = convention
     settings.command = Tune.commandLine()
     settings.version = AccelKit.version
     let exported = try DetectorExport.cHeader(setting, settings: settings)
@@ -92,6 +104,10 @@ struct Export: ParsableCommand {
     let file = try OutputFile(path: output + "/" + DetectorExport.headerName)
     try file.write(exported.header)
     try file.commit()
+    Diagnostics.note(
+      "wrote \(output)/\(DetectorExport.headerName): \(setting.description), \(precision.rawValue)"
+        + (rate.map { ", \(formatNumber($0)) Hz" } ?? "") + (convention == .specificForce ? ", specific force in" : "")
+        + "; \(exported.footprint)")
   }
 }
 

@@ -17,7 +17,8 @@ struct Features: ParsableCommand {
       FILE.npy writes a structured NPY array instead of CSV. Streams in constant memory.
 
       Examples:
-        accelkit features datasets/test/000.csv --labels datasets/test/000.events.csv -o features.csv
+        accelkit features datasets/test/000.csv --labels \\
+          datasets/test/000.events.csv -o features.csv
         accelkit features datasets/test/000.csv --window 2 --hop 0.5 -o coarse.npy
       """)
 

@@ -28,8 +28,10 @@ struct Filter: ParsableCommand {
 
       Examples:
         accelkit filter lowpass --alpha 0.1 datasets/test/000.csv -o smooth.csv
-        accelkit filter butterworth --order 4 --cutoff 5 datasets/test/000.csv -o low.csv
-        accelkit filter butterworth --band bandpass --order 2 --cutoff 0.5 --cutoff-high 3 --zero-phase datasets/test/000.csv -o band.csv
+        accelkit filter butterworth --order 4 --cutoff 5 datasets/test/000.csv \\
+          -o low.csv
+        accelkit filter butterworth --band bandpass --order 2 --cutoff 0.5 \\
+          --cutoff-high 3 --zero-phase datasets/test/000.csv -o band.csv
         accelkit filter adaptive-highpass --cutoff 5 --rate 60 --describe
         accelkit filter gravity --cutoff 0.3 datasets/test/000.csv -o split.csv
       """,
@@ -224,7 +226,8 @@ struct Gravity: ParsableCommand {
 
       Examples:
         accelkit filter gravity --cutoff 0.3 datasets/test/000.csv -o split.csv
-        accelkit filter gravity --method fusion datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o fused.csv
+        accelkit filter gravity --method fusion \\
+          datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o fused.csv
       """)
 
   @Option(help: "lowpass (the exponential low-pass) or fusion (the attitude from the gyroscope and accelerometer).")
@@ -273,7 +276,7 @@ struct AdaptiveLowpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adaptive-lowpass",
     abstract: "Smooth with Apple's AccelerometerGraph low-pass (adaptive unless --no-adaptive).",
-    discussion: "Examples:\n  accelkit filter adaptive-lowpass --cutoff 5 datasets/test/000.csv -o smooth.csv\n  accelkit filter adaptive-lowpass --cutoff 5 --rate 60 --describe")
+    discussion: "Examples:\n  accelkit filter adaptive-lowpass --cutoff 5 datasets/test/000.csv \\\n    -o smooth.csv\n  accelkit filter adaptive-lowpass --cutoff 5 --rate 60 --describe")
 
   @OptionGroup var apple: AppleOptions
   @OptionGroup var options: FilterOptions
@@ -285,7 +288,7 @@ struct AdaptiveHighpass: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "adaptive-highpass",
     abstract: "Keep quick changes with Apple's AccelerometerGraph high-pass (adaptive unless --no-adaptive).",
-    discussion: "Examples:\n  accelkit filter adaptive-highpass --cutoff 5 datasets/test/000.csv -o moves.csv")
+    discussion: "Examples:\n  accelkit filter adaptive-highpass --cutoff 5 datasets/test/000.csv \\\n    -o moves.csv")
 
   @OptionGroup var apple: AppleOptions
   @OptionGroup var options: FilterOptions
@@ -306,9 +309,12 @@ struct Butterworth: ParsableCommand {
       (32 bytes per sample) that is filtered backward from its end.
 
       Examples:
-        accelkit filter butterworth --order 4 --cutoff 5 datasets/test/000.csv -o low.csv
-        accelkit filter butterworth --band high --order 2 --cutoff 0.5 datasets/test/000.csv -o high.csv
-        accelkit filter butterworth --band bandpass --order 2 --cutoff 0.5 --cutoff-high 3 --zero-phase datasets/test/000.csv -o band.csv
+        accelkit filter butterworth --order 4 --cutoff 5 datasets/test/000.csv \\
+          -o low.csv
+        accelkit filter butterworth --band high --order 2 --cutoff 0.5 \\
+          datasets/test/000.csv -o high.csv
+        accelkit filter butterworth --band bandpass --order 2 --cutoff 0.5 \\
+          --cutoff-high 3 --zero-phase datasets/test/000.csv -o band.csv
       """)
 
   @Option(help: "The order N >= 1 (band filters have 2N poles).")

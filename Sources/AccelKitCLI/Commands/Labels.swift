@@ -30,9 +30,11 @@ struct LabelsConvert: ParsableCommand {
       Examples:
         accelkit labels convert datasets/test/000.events.csv --to audacity -o 000.txt
         accelkit labels convert 000.txt -o 000.events.csv
-        accelkit labels convert datasets/test/000.events.csv --to label-studio --trace datasets/test/000.csv -o 000.json
+        accelkit labels convert datasets/test/000.events.csv --to label-studio \\
+          --trace datasets/test/000.csv -o 000.json
         accelkit labels convert 000.json -o from-label-studio.csv
-        accelkit labels convert datasets/test/001.events.csv --label-columns start=start,end=end,label=label,unit=s -o 001.csv
+        accelkit labels convert datasets/test/001.events.csv \\
+          --label-columns start=start,end=end,label=label,unit=s -o 001.csv
       """)
 
   @Argument(help: "The annotation file (`FILE#ID` picks a Label Studio task).")

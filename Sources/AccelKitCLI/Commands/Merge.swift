@@ -32,11 +32,13 @@ struct Merge: ParsableCommand {
       them).
 
       Examples:
-        parallel accelkit evaluate datasets/test --rule learned-shake --shard {}/4 -o parts/{} ::: 1 2 3 4
+        parallel accelkit evaluate datasets/test --rule learned-shake --shard {}/4 \\
+          -o parts/{} ::: 1 2 3 4
         accelkit merge parts/* -o report
         accelkit merge --partial parts/1 parts/2 -o parts-1-2
         accelkit merge parts-1-2 'parts/[34]' --fail-under f1=0.9 --junit junit.xml
-        parallel -k accelkit evaluate datasets/test --shard {}/4 -o - ::: 1 2 3 4 | accelkit merge - -o report-all
+        parallel -k accelkit evaluate datasets/test --shard {}/4 -o - \\
+          ::: 1 2 3 4 | accelkit merge - -o report-all
       """)
 
   @Argument(

@@ -47,7 +47,8 @@ struct Orientation: ParsableCommand {
         accelkit orientation datasets/test/000.csv -o attitude.npy
         accelkit orientation --precision 4 datasets/test/000.csv -o rounded.csv
         accelkit orientation --events datasets/test/000.csv -o changes.csv
-        accelkit orientation --angles aerospace datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o tilt.csv
+        accelkit orientation --angles aerospace \\
+          datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o tilt.csv
       """)
 
   @OptionGroup(title: "Input") var input: InputOptions

@@ -20,10 +20,12 @@ struct Plot: ParsableCommand {
 
       Examples:
         accelkit detect-shakes --rule swing datasets/test/000.csv -o detections.csv
-        accelkit plot trace datasets/test/000.csv --events datasets/test/000.events.csv --events detections.csv -o trace.svg
+        accelkit plot trace datasets/test/000.csv --events \\
+          datasets/test/000.events.csv --events detections.csv -o trace.svg
         accelkit plot spectrum datasets/test/000.csv -o psd.svg
         accelkit plot spectrogram datasets/test/000.csv -o sg.svg
-        accelkit evaluate datasets/test --sweep three-peak.peak_g=1:2:0.25 -o sweep-out --format csv
+        accelkit evaluate datasets/test --sweep three-peak.peak_g=1:2:0.25 \\
+          -o sweep-out --format csv
         accelkit plot pr sweep-out/sweep.csv -o pr.svg
         accelkit plot orientation datasets/test/000.csv -o attitude.svg
       """,

@@ -12,7 +12,8 @@ struct Presets: ParsableCommand {
       Examples:
         accelkit presets
         accelkit info --preset st-mlc datasets/real/st-mlc/shake.csv
-        accelkit convert --preset android datasets/samples/android/walk.csv -o walk.npy
+        accelkit convert --preset android datasets/samples/android/walk.csv \\
+          -o walk.npy
       """
   )
 

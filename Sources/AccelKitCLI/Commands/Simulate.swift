@@ -60,7 +60,8 @@ struct Ball: ParsableCommand {
 
       Examples:
         accelkit simulate ball datasets/test/000.csv -o ball.csv --svg ball.svg
-        accelkit simulate ball --view 390x844 --damping 0.5 datasets/test/000.csv -o ball.csv
+        accelkit simulate ball --view 390x844 --damping 0.5 datasets/test/000.csv \\
+          -o ball.csv
       """)
 
   @OptionGroup var options: SimulationOptions

@@ -107,11 +107,14 @@ struct Spectrum: ParsableCommand {
 
       Examples:
         accelkit spectrum datasets/test/000.csv -o psd.csv
-        accelkit spectrum --segment 512 --window hamming --scaling spectrum datasets/test/000.csv -o power.csv
+        accelkit spectrum --segment 512 --window hamming --scaling spectrum \\
+          datasets/test/000.csv -o power.csv
         accelkit spectrum --method periodogram --axes z datasets/test/000.csv -o -
         accelkit spectrum --summary --bands 0.5-3,3-8 datasets/test/000.csv
-        accelkit spectrum --csd x,y --coherence x,y datasets/test/000.csv -o cross.csv
-        accelkit spectrum --coherence x,x --resample 100 datasets/test/000.csv --with datasets/test/001.csv -o between.csv
+        accelkit spectrum --csd x,y --coherence x,y datasets/test/000.csv \\
+          -o cross.csv
+        accelkit spectrum --coherence x,x --resample 100 datasets/test/000.csv \\
+          --with datasets/test/001.csv -o between.csv
       """)
 
   enum SummaryFormat: String, ExpressibleByArgument, CaseIterable { case table, csv }
@@ -292,7 +295,8 @@ struct Spectrogram: ParsableCommand {
 
       Examples:
         accelkit spectrogram datasets/test/000.csv -o spectrogram.csv
-        accelkit spectrogram --segment 128 --overlap 0.5 --window hann --axes norm datasets/test/000.csv -o sg.npy
+        accelkit spectrogram --segment 128 --overlap 0.5 --window hann --axes norm \\
+          datasets/test/000.csv -o sg.npy
       """)
 
   @OptionGroup(title: "Input") var input: InputOptions

@@ -28,7 +28,8 @@ struct Train: ParsableCommand {
 
       Examples:
         accelkit train datasets/train --label shake -o shake-model
-        accelkit train datasets/train --label shake --folds 4 --rounds 60 --window 1 --window 8 -o other-model
+        accelkit train datasets/train --label shake --folds 4 --rounds 60 \\
+          --window 1 --window 8 -o other-model
         accelkit evaluate datasets/test --model shake-model --model other-model
       """)
 

@@ -14,7 +14,9 @@ struct Trim: ParsableCommand {
 
       Examples:
         accelkit trim datasets/test/000.csv --from 5 --to 15 -o middle.csv
-        accelkit trim --relative --to 60 datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz -o first-minute.npy
+        accelkit trim --relative --to 60 \\
+          datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz \\
+          -o first-minute.npy
         accelkit trim datasets/samples/portrait-shake.csv --from 4.5 -o - | head -3
       """)
 

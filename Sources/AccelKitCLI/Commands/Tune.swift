@@ -33,9 +33,13 @@ struct Tune: ParsableCommand {
 
       Examples:
         accelkit tune datasets/train --rule swing --trials 60 -o tuned
-        accelkit tune datasets/train --rule three-peak --subject-to 'false_alarms_per_hour<=5' --trials 60 -o tuned-fa
-        accelkit tune datasets/train --rule seismic --maximize segment_f1 --trials 40 --folds 4 -o tuned-segments
-        accelkit tune datasets/train datasets/real-negatives --allow-outside-paths --rule seismic --cv source --worst-source --subject-to 'false_alarms_per_hour<=5' --trials 20 -o tuned-worst
+        accelkit tune datasets/train --rule three-peak \\
+          --subject-to 'false_alarms_per_hour<=5' --trials 60 -o tuned-fa
+        accelkit tune datasets/train --rule seismic --maximize segment_f1 \\
+          --trials 40 --folds 4 -o tuned-segments
+        accelkit tune datasets/train datasets/real-negatives --allow-outside-paths \\
+          --rule seismic --cv source --worst-source \\
+          --subject-to 'false_alarms_per_hour<=5' --trials 20 -o tuned-worst
         accelkit evaluate datasets/test --params-file tuned/best.params
       """)
 
@@ -100,7 +104,8 @@ struct Tune: ParsableCommand {
 
   @Option(
     name: .customLong("param"),
-    help: ArgumentHelp("Hold a parameter fixed (repeatable).", valueName: "name=value"))
+    help: ArgumentHelp("Hold a parameter fixed (repeatable).", valueName: "name=value"),
+    completion: .list(ShakeRules.parameterCompletions))
   var params: [String] = []
 
   @Option(

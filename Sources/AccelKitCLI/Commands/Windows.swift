@@ -16,7 +16,8 @@ struct Windows: ParsableCommand {
 
       Examples:
         accelkit windows datasets/test/000.csv --width 1 -o seconds.csv
-        accelkit windows datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz --width 10 --precision 4 -o -
+        accelkit windows datasets/real/broad/02_undisturbed_slow_rotation_B.csv.gz \\
+          --width 10 --precision 4 -o -
       """)
 
   @OptionGroup(title: "Input") var input: InputOptions

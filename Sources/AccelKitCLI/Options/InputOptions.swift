@@ -45,7 +45,10 @@ struct InputOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Set the magnetometer unit: uT, nT, gauss, mG or auto (default: auto, from the column names, else uT).", valueName: "unit"))
   var magUnits: String?
 
-  @Option(help: "Set the axis convention of the input: apple (face up reads z = -1 g) or specific-force (face up reads z = +1 g).")
+  @Option(
+    help:
+      "Set the axis convention of the input: apple (face up reads z = -1 g) or specific-force (face up reads z = +1 g); default: the preset's or the recognised recorder's, else apple."
+  )
   var convention: AxisConvention?
 
   @Option(

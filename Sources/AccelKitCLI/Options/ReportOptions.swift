@@ -8,7 +8,10 @@ import ArgumentParser
 struct ReportOptions: ParsableArguments {
   enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
 
-  @Option(help: "The stdout format: table, csv or json (default: table on a terminal, csv otherwise).")
+  @Option(
+    help:
+      "The stdout format: table (the default, on a terminal or in a pipe; the summary CSV is in -o's folder), csv or json."
+  )
   var format: Format?
 
   @Option(
@@ -18,15 +21,20 @@ struct ReportOptions: ParsableArguments {
   var precision = 4
 
   @Option(
-    help: ArgumentHelp("Fail (exit 1) when a metric is below: e.g. f1=0.9,recall=0.85.", valueName: "gates"))
+    help: ArgumentHelp("Fail (exit 1) when a metric is below: e.g. f1=0.9,recall=0.85.", valueName: "gates"),
+    completion: .list(Gate.metrics.map { $0 + "=" }))
   var failUnder: String?
 
   @Option(
     help: ArgumentHelp(
-      "Fail (exit 1) when a metric is above: e.g. false_alarms_per_hour=2.", valueName: "gates"))
+      "Fail (exit 1) when a metric is above: e.g. false_alarms_per_hour=2.", valueName: "gates"),
+    completion: .list(Gate.metrics.map { $0 + "=" }))
   var failOver: String?
 
-  @Option(help: ArgumentHelp("A previous summary.csv to compare with.", valueName: "summary.csv"))
+  @Option(
+    help: ArgumentHelp(
+      "A previous summary.csv to compare with, or the folder an earlier evaluate -o wrote it into.",
+      valueName: "summary.csv|dir"))
   var baseline: String?
 
   @Flag(
@@ -40,6 +48,12 @@ struct ReportOptions: ParsableArguments {
       "With --fail-on-regression: the change a metric may make for the worse before it counts.",
       valueName: "amount"))
   var regressionTolerance: Double = 0
+
+  @Flag(
+    help:
+      "With --fail-on-regression: a detector of the baseline that this run does not evaluate is not a regression."
+  )
+  var allowMissing = false
 
   @Flag(
     help:
@@ -122,7 +136,7 @@ struct ReportOptions: ParsableArguments {
     if let baseline {
       let comparison = report.compare(
         with: baseline, gated: gates.map(\.metric), tolerance: regressionTolerance,
-        fingerprint: report.fingerprint)
+        fingerprint: report.fingerprint, allowMissing: allowMissing, digits: precision)
       changes = comparison.changes
       regressions = comparison.regressions
       if failOnRegression { failures += regressions }
@@ -150,8 +164,8 @@ struct ReportOptions: ParsableArguments {
     } else if !machine.isEmpty {
       try OutputFile.writeTogether(machine)
     }
-    switch format ?? (Diagnostics.stdoutIsTerminal ? .table : .csv) {
-    case .table: try writeStdout(report.table())
+    switch format ?? .table {
+    case .table: try writeStdout(report.table(width: Diagnostics.terminalColumns))
     case .csv: try writeStdout(report.summaryCSV())
     case .json: try writeStdout(report.json())
     }
@@ -174,6 +188,12 @@ struct ReportOptions: ParsableArguments {
     if !failures.isEmpty {
       Diagnostics.printError("Gate failed: " + failures.joined(separator: "; "))
       throw ExitCode(1)
+    }
+    if !outcomes.isEmpty || failOnRegression {
+      var passed: [String] = []
+      if !outcomes.isEmpty { passed.append("\(outcomes.count) gate\(outcomes.count == 1 ? "" : "s")") }
+      if failOnRegression { passed.append("no regression from \(baseline?.path ?? "the baseline")") }
+      Diagnostics.note("Gates passed: " + passed.joined(separator: ", "))
     }
   }
 }

@@ -1,5 +1,6 @@
 import AccelCore
 import AccelIO
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -17,6 +18,13 @@ enum Diagnostics {
     printError("Warning: \(text)")
   }
 
+  /// A warning that is shown the first time only (a trace read again by tune's every trial).
+  static func warnOnce(_ text: String) {
+    if shown.withLock({ $0.insert(text).inserted }) { warning(text) }
+  }
+
+  private static let shown = Mutex<Set<String>>([])
+
   static func note(_ text: String) {
     printError(text)
   }
@@ -28,11 +36,10 @@ enum Diagnostics {
   }
 
   /// Reports rows skipped with --skip-bad-rows.
-  /// Opens a trace as every command does, warning at once about an implausible rate.
+  /// Opens a trace as every command does (its reader's notes, such as an implausible rate or
+  /// units that look wrong, go to `ReaderNotes.handler`, which `main` points at `warning`).
   static func openStream(path: String, settings: TraceReadSettings, resample: Double?) throws -> TraceStream {
-    let stream = try TraceStream(path: path, settings: settings, resample: resample)
-    for text in stream.warnings { warning(text) }
-    return stream
+    try TraceStream(path: path, settings: settings, resample: resample)
   }
 
   /// The reader's notes on how it read a trace (time unit, decimal comma, implausible rate), once.
@@ -53,6 +60,15 @@ enum Diagnostics {
   }
 
   static var stdoutIsTerminal: Bool { isatty(1) != 0 }
+
+  /// The width of the terminal stdout is, in columns; nil in a pipe or a file (tables are then
+  /// never narrowed).
+  static var terminalColumns: Int? {
+    guard stdoutIsTerminal else { return nil }
+    var size = winsize()
+    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return environment("COLUMNS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+  }
 
   /// An environment variable, or nil.
   static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
