@@ -428,6 +428,13 @@ public struct FeatureExtractor {
           Self.spectralFeatures(
             powers.baseAddress!, bins: bins, resolution: resolution, bands: bands, row: row, at: slots.0,
             slots.1)
+          // A constant window has no spectrum: what a transform shared with another signal leaves
+          // in it is that signal's rounding (larger in float than in double).
+          for (signal, slot) in [(a, slots.0), (b, slots.1)] {
+            guard let signal, let slot else { continue }
+            let variance = row[slot - FeatureSpec.statistics.count + 1 - (signedSignals[signal] ? 1 : 0)]
+            if !(variance > 1e-12) { for j in 0..<(2 + bands.count) { row[slot + j] = 0 } }
+          }
         }
       }
     }
@@ -493,9 +500,14 @@ public struct FeatureExtractor {
     let variance = m2 / Double(n)
     let sd = variance.squareRoot()
     let skewness = variance > 1e-12 ? (m3 / Double(n)) / (variance * sd) : 0
+    // A window whose standard deviation is under 1e-6 (far below any sensor's resolution) is
+    // constant: what is left of it after the mean is rounding, which float and double round
+    // differently; it has no spectrum and no peaks.
+    let constant = !(variance > 1e-12)
+    if constant { taper.update(repeating: 0, count: n) }
     // Peaks: local maxima above mean + sd / 2, the window's ends excluded.
     var peaks = 0
-    if n >= 3 {
+    if n >= 3 && !constant {
       let floor = mean + 0.5 * sd
       var counts = SIMD4<Int64>()
       var j = 1

@@ -262,6 +262,19 @@ import Testing
     #expect(r.stdout.contains("so one false alarm is"), "\(r.stdout)")
   }
 
+  /// Completions offer --param names and gate metrics; scripts/install --help prints its usage
+  /// only; detect-shakes on a terminal says it reads stdin.
+  @Test func completionsAndSmallPrints() throws {
+    let bash = try accelkit(["--generate-completion-script", "bash"])
+    #expect(bash.stdout.contains("swing.swing_g=") && bash.stdout.contains("false_alarms_per_hour="))
+    let install = try accelkit([], shell: "'\(Paths.packageRoot)/scripts/install' --help")
+    #expect(install.status == 0 && install.stdout.hasPrefix("Builds accelkit") && !install.stdout.contains("set -e"))
+    let script = try #require(Tools.path("script"), Comment(rawValue: Tools.missing("script", package: "bsdutils")))
+    // On a terminal (script gives it one) it waits for input, so it is stopped after 2 s.
+    let tty = try accelkit([], shell: "'\(script)' -qec 'timeout 2 ACCELKIT detect-shakes' /dev/null < /dev/null")
+    #expect(tty.stdout.contains("reading a trace from stdin"), "\(tty.stdout) \(tty.stderr)")
+  }
+
   /// Every help page's examples fit 80 columns: none is wrapped in the middle of a command (a
   /// long one continues with a backslash).
   @Test func helpExamplesAreNeverWrapped() throws {

@@ -126,7 +126,7 @@ public enum DetectorExport {
   /// registry and fails when one exceeds its figures or has shrunk by more than 5% below them.
   public static let footprint: [String: (ram: Int, flash: Int)] = [
     "three-peak": (148, 1016), "angular-change": (188, 1720), "seismic": (1020, 684), "swing": (364, 3380),
-    "orientation-change": (1344, 11280), "learned-shake": (48704, 142_688),
+    "orientation-change": (1344, 11280), "learned-shake": (48704, 142_780),
   ]
 
   /// The header's and export's words on what `setting` costs a Cortex-M4F.
@@ -205,7 +205,7 @@ public enum DetectorExport {
       text += " * Rate:       \(formatNumber(rate)) Hz (the constants below are made for it)\n"
     }
     text +=
-      " * Precision:  \(settings.precision.rawValue)\(float ? " (timestamps too: keep them small, e.g. seconds since start)" : "")\n"
+      " * Precision:  \(settings.precision.rawValue)\(float ? " (timestamps too: float steps a time near 1e5 s by 8 ms, so give\n *             push seconds since the recording started or since init, not the device's uptime)" : "")\n"
     if settings.convention == .specificForce {
       text += " * Axes:       specific force in (face up reads z = +1 g); push negates x, y, z\n"
     }

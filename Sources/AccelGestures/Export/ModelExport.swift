@@ -356,9 +356,15 @@ extension ModelDetector: CExportable {
       variance = m2 / (ak_detector_real)n;
       sd = AK_DETECTOR_SQRT(variance);
       skewness = variance > (ak_detector_real)1e-12 ? (m3 / (ak_detector_real)n) / (variance * sd) : 0;
-      /* Peaks: local maxima above mean + sd / 2, the window's ends excluded. */
-      floor_value = mean + (ak_detector_real)0.5 * sd;
-      for (j = 1; j < n - 1; j++) peaks += maxima[j] > floor_value ? 1 : 0;
+      /* A window whose standard deviation is under 1e-6 is constant: what is left after the mean
+         is rounding (float's and double's differ); it has no spectrum and no peaks. */
+      if (!(variance > (ak_detector_real)1e-12)) {
+        for (j = 0; j < n; j++) taper[j] = 0;
+      } else {
+        /* Peaks: local maxima above mean + sd / 2, the window's ends excluded. */
+        floor_value = mean + (ak_detector_real)0.5 * sd;
+        for (j = 1; j < n - 1; j++) peaks += maxima[j] > floor_value ? 1 : 0;
+      }
       s->row[k] = mean;
       s->row[k + 1] = variance;
       s->row[k + 2] = low;
@@ -445,7 +451,9 @@ extension ModelDetector: CExportable {
             best = p[2 * bin + c];
             at = bin;
           }
-        if (!(total > (ak_detector_real)1e-18)) {
+        /* A constant window (variance at most 1e-12) has no spectrum: what a transform shared with
+           another signal leaves in it is that signal's rounding (larger in float than in double). */
+        if (!(total > (ak_detector_real)1e-18) || !(s->row[slot - 8 - ak_detector_signed[c == 0 ? a : b]] > (ak_detector_real)1e-12)) {
           for (j = 0; j < 2 + AK_DETECTOR_BANDS; j++) s->row[slot + j] = 0;
           continue;
         }

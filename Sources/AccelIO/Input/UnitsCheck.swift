@@ -5,8 +5,11 @@ import AccelCore
 /// the result once, with its first block, so every command that reads a trace warns in the same
 /// words (`info` among them).
 public enum UnitsCheck {
-  /// Magnitudes, in g, that an accelerometer at rest or in everyday motion reads (gravity alone
-  /// is 1 g; a typical median over a few minutes of handling stays within this range).
+  /// Median magnitudes, in g, that an accelerometer reads at rest or in motion (gravity alone is
+  /// 1 g; vigorous shaking for most of a block raises the median, gravity removed lowers it):
+  /// nothing is said inside this range.
+  public static let acceptable = 0.5...2.0
+  /// The range in which a magnitude read in another unit is taken as that unit's 1 g.
   public static let plausible = 0.7...1.4
 
   /// The magnitude at rest, in g: the median of |a| over `block` (the median, not the mean, so
@@ -28,14 +31,14 @@ public enum UnitsCheck {
   /// when it is plausible: the unit that would make it about 1 g, when there is one, else what
   /// else could be wrong.
   public static func warning(restMagnitude magnitude: Double, readAs unit: AccelerationUnit) -> String? {
-    guard magnitude.isFinite, !plausible.contains(magnitude) else { return nil }
+    guard magnitude.isFinite, !acceptable.contains(magnitude) else { return nil }
     let asRead = magnitude * unit.divisorToG  // in the file's own numbers
     let described = "|a| at rest reads \(cFormat("%.4g", asRead)) \(unit.label)"
     if let likely = AccelerationUnit.allCases.first(where: { $0 != unit && plausible.contains(asRead / $0.divisorToG) }) {
       let fix = likely == .g ? "pass --units g" : "pass --units \(likely.rawValue)"
       return "\(described): the units look like \(likely.label), not \(unit.label) (\(fix))"
     }
-    return "\(described), \(cFormat("%.4g", magnitude)) g, far from 1 g: check --units, or whether gravity was already removed"
+    return "\(described)\(unit == .g ? "" : ", \(cFormat("%.4g", magnitude)) g"), far from 1 g: check --units, or whether gravity was already removed"
   }
 
   /// The note for the first block of a trace read as `unit`, or nil.
