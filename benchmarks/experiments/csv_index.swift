@@ -2,7 +2,7 @@
 // word-at-a-time digit conversion parse accelkit's plain CSV rows faster than the byte loop the
 // reader ships?
 //
-//     swiftc -O benchmarks/csv_index_experiment.swift -o /tmp/csv-index
+//     swiftc -O benchmarks/experiments/csv_index.swift -o /tmp/csv-index
 //     /tmp/csv-index benchmarks/work/trace_10000000.csv
 //
 // The file is any `t,x,y,z` CSV with a header, for example one of `benchmarks/run.py`'s traces. It
