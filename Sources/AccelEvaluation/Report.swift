@@ -176,7 +176,8 @@ public struct EvaluationReport {
   }
 
   /// The table people read: one row per setting, best first (F1, then fewer false alarms; a
-  /// sweep keeps its grid order), F1 with its 95% interval (a bootstrap over traces), then the
+  /// sweep keeps its grid order), recall and the share of annotated time covered (segment
+  /// recall), F1 with its 95% interval (a bootstrap over traces), then the
   /// per-source and per-position tables when there is more than one group. With `width` (a
   /// terminal's columns), the least needed columns are left out until the rows fit.
   public func table(width: Int? = nil) -> String {
@@ -184,7 +185,7 @@ public struct EvaluationReport {
     let bootstrap = Bootstrap(traceCount: traces.count)
     // Columns in the order they are dropped to fit a width: last first.
     var header = [
-      "rank", "rule", "params", "tp", "fp", "fn", "precision", "recall", "f1 [95%]", "FA/h", "onset_f1",
+      "rank", "rule", "params", "tp", "fp", "fn", "precision", "recall", "covered", "f1 [95%]", "FA/h", "onset_f1",
       "segment_f1", "onset_med_s", "delay_med_s",
     ]
     let order = sweeping ? Array(settings.indices) : ranking()
@@ -200,14 +201,15 @@ public struct EvaluationReport {
       }
       rows.append([
         "\(rank + 1)", s.rule, s.parameterText.isEmpty ? "defaults" : s.parameterText, "\(m.tp)", "\(m.fp)",
-        "\(m.fn)", f(m.precision), f(m.definedRecall), f1, f(m.falseAlarmsPerHour), f(m.standard.onset.f1),
+        "\(m.fn)", f(m.precision), f(m.definedRecall), f(m.standard.segments.recall), f1, f(m.falseAlarmsPerHour),
+        f(m.standard.onset.f1),
         f(m.standard.segments.f1), f(m.medianOnsetError), f(m.medianDelay),
       ])
     }
     func widths() -> [Int] { rows[0].indices.map { c in rows.map { $0[c].count }.max()! } }
     func lineWidth() -> Int { widths().reduce(0, +) + 2 * (header.count - 1) }
-    // Keep at least rank, rule, params, tp, fp, fn, precision, recall, F1 and false alarms.
-    while let width, lineWidth() > width, header.count > 10 {
+    // Keep at least rank, rule, params, tp, fp, fn, precision, recall, covered, F1 and false alarms.
+    while let width, lineWidth() > width, header.count > 11 {
       header.removeLast()
       rows = rows.map { Array($0.dropLast()) }
     }
@@ -218,7 +220,7 @@ public struct EvaluationReport {
       }
       .joined(separator: "\n")
       + "\n\(traces.count) traces, \(formatDuration(summary.first?.duration ?? 0))"
-    if header.count < 14 { text += " (narrowed to the terminal: --format csv has every column)" }
+    if header.count < 15 { text += " (narrowed to the terminal: --format csv has every column)" }
     text += "\n"
     if settings.count > 1 && !sweeping {
       let ranked = ranking().map { i in "\(settings[i]) (\(f(summary[i].f1)))" }
