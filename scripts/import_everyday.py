@@ -363,17 +363,23 @@ SOURCES = {"oxford": oxford, "umafall": umafall, "smartfallmm": smartfallmm, "we
            "assist": assist, "ipol": ipol}
 
 
-def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in SOURCES:
-        sys.exit(__doc__)
+def run(sources, writer, usage):
+    """The command line of an importer: SOURCE CHECKOUT OUT, SOURCE one of `sources` (name ->
+    function of the checkout and a writer), `writer(out, source)` making the writer."""
+    if len(sys.argv) != 4 or sys.argv[1] not in sources:
+        sys.exit(usage)
     source, root, out = sys.argv[1:]
     if not os.path.isdir(root):
         sys.exit(f"{root}: not a folder (a checkout of the source's repository)")
-    w = Writer(out, source)
-    SOURCES[source](root, w)
+    w = writer(out, source)
+    sources[source](root, w)
     if not w.rows:
         sys.exit(f"{root}: no recordings of {source} found there")
     w.finish()
+
+
+def main():
+    run(SOURCES, Writer, __doc__)
 
 
 if __name__ == "__main__":

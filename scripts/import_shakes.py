@@ -35,7 +35,7 @@ import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from import_everyday import combine  # noqa: E402  (the shared OUT/manifest.csv)
+from import_everyday import combine, run  # noqa: E402  (the shared OUT/manifest.csv, the command line)
 
 G = 9.80665
 REST = 4  # rest windows between two shakes
@@ -167,16 +167,7 @@ SOURCES = {"motionsense-esp": motionsense_esp}
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in SOURCES:
-        sys.exit(__doc__)
-    source, root, out = sys.argv[1:]
-    if not os.path.isdir(root):
-        sys.exit(f"{root}: not a folder (a checkout of the source's repository)")
-    w = Writer(out, source)
-    SOURCES[source](root, w)
-    if not w.rows:
-        sys.exit(f"{root}: no recordings of {source} found there")
-    w.finish()
+    run(SOURCES, Writer, __doc__)
 
 
 if __name__ == "__main__":
