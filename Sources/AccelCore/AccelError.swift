@@ -97,26 +97,24 @@ public struct DataLocation: Equatable, Sendable, CustomStringConvertible {
 /// A field from an input as a message quotes it: in double quotes, at most 32 characters (then
 /// "..."), control characters and invalid UTF-8 shown as `?`. Messages quote only the fields at
 /// fault, never whole lines, so an error never echoes more of a file than it must.
-public func quotedField(_ text: some StringProtocol) -> String {
+public func quotedField(_ text: some StringProtocol) -> String { quoted(text, limit: 32) }
+
+/// A path as a message quotes it: whole (a path cut short names nothing), in double quotes, with
+/// control characters and invalid UTF-8 shown as `?`.
+public func quotedPath(_ text: some StringProtocol) -> String { quoted(text, limit: nil) }
+
+/// `text` in double quotes, control characters and invalid UTF-8 shown as `?`, cut after `limit`
+/// characters (then "...") when one is given.
+func quoted(_ text: some StringProtocol, limit: Int?) -> String {
   var shown = ""
   var count = 0
   for c in text.unicodeScalars {
-    if count == 32 {
+    if count == limit {
       shown += "..."
       break
     }
     shown.unicodeScalars.append(c.properties.generalCategory == .control || c == "\u{FFFD}" ? "?" : c)
     count += 1
-  }
-  return "\"" + shown + "\""
-}
-
-/// A path as a message quotes it: whole (a path cut short names nothing), in double quotes, with
-/// control characters and invalid UTF-8 shown as `?`.
-public func quotedPath(_ text: some StringProtocol) -> String {
-  var shown = ""
-  for c in text.unicodeScalars {
-    shown.unicodeScalars.append(c.properties.generalCategory == .control || c == "\u{FFFD}" ? "?" : c)
   }
   return "\"" + shown + "\""
 }

@@ -35,15 +35,15 @@ public struct EvaluationPlan: Sendable {
       guard let single, let eq = item.firstIndex(of: "="), !item[..<eq].contains(".") else { return item }
       return single + "." + item
     }
-    let form = single == nil ? "RULE.NAME" : "NAME or \(single!).NAME"
+    let form = single.map { "NAME or \($0).NAME" } ?? "RULE.NAME"
+    let hint = single == nil ? "several detectors run: name the rule (or choose one with --rule)" : nil
     var fixed: [String: [(String, Double)]] = [:]
     for item in parameters.map(qualified) {
       guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: "."),
         let value = Double(item[item.index(after: eq)...].trimmingBlanks())
       else {
         throw AccelError.usage(
-          "--param expects \(form)=VALUE, got \"\(item)\"",
-          hint: single == nil ? "several detectors run: name the rule (or choose one with --rule)" : nil)
+          "--param expects \(form)=VALUE, got \"\(item)\"", hint: hint)
       }
       let rule = String(item[..<dot])
       guard known(rule) else {
@@ -55,8 +55,7 @@ public struct EvaluationPlan: Sendable {
     for item in sweeps.map(qualified) {
       guard let eq = item.firstIndex(of: "="), let dot = item[..<eq].firstIndex(of: ".") else {
         throw AccelError.usage(
-          "--sweep expects \(form)=FROM:TO:STEP, got \"\(item)\"",
-          hint: single == nil ? "several detectors run: name the rule (or choose one with --rule)" : nil)
+          "--sweep expects \(form)=FROM:TO:STEP, got \"\(item)\"", hint: hint)
       }
       let rule = String(item[..<dot])
       let name = String(item[item.index(after: dot)..<eq])

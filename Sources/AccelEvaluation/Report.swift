@@ -188,6 +188,7 @@ public struct EvaluationReport {
       "rank", "rule", "params", "tp", "fp", "fn", "precision", "recall", "covered", "f1 [95%]", "FA/h", "onset_f1",
       "segment_f1", "onset_med_s", "delay_med_s",
     ]
+    let columns = header.count
     let order = sweeping ? Array(settings.indices) : ranking()
     var rows = [header]
     for (rank, i) in order.enumerated() {
@@ -220,7 +221,7 @@ public struct EvaluationReport {
       }
       .joined(separator: "\n")
       + "\n\(traces.count) traces, \(formatDuration(summary.first?.duration ?? 0))"
-    if header.count < 15 { text += " (narrowed to the terminal: --format csv has every column)" }
+    if header.count < columns { text += " (narrowed to the terminal: --format csv has every column)" }
     text += "\n"
     if settings.count > 1 && !sweeping {
       let ranked = ranking().map { i in "\(settings[i]) (\(f(summary[i].f1)))" }

@@ -503,3 +503,32 @@ func make<R: ShakeRule>(_ type: R.Type, rate: Double, _ parameters: [String: Dou
     #expect(throws: AccelError.self) { try make(SwingRule.self, rate: 100, ["hysteresis_g": 0.7, "swing_g": 0.6]) }
   }
 }
+
+/// Every detector is fed finite rows only (`FiniteSamplesOnly`, as the exported C's input guard):
+/// NaN and infinite readings or times are gaps, and the events are the clean trace's.
+@Suite struct FiniteSamplesTests {
+  @Test func nonFiniteRowsAreGaps() throws {
+    let n = 3000
+    let t = (0..<n).map { Double($0) / 100 }
+    let x = t.map { $0 > 10 && $0 < 13 ? 2.5 * sin(2 * .pi * 4 * $0) : 0 }
+    let clean = SampleBlock(t: t, x: x, y: t.map { _ in 0 }, z: t.map { _ in -1 })
+    var dirty = SampleBlock()
+    for i in 0..<n {
+      dirty.append(contentsOf: clean.slice(i..<(i + 1)))
+      if i % 400 == 7 {
+        let between = (t[i] + (i + 1 < n ? t[i + 1] : t[i] + 0.01)) / 2
+        dirty.append(contentsOf: SampleBlock(t: [between, .nan, between], x: [.nan, 0, .infinity], y: [0, 0, 0], z: [-1, -1, -1]))
+      }
+    }
+    #expect(FiniteSamplesOnly.finiteRows(dirty) == clean)
+    #expect(FiniteSamplesOnly.finiteRows(clean) == clean)
+    for name in ShakeRules.names {
+      let setting = try RuleSetting(rule: name)
+      var once = [clean].makeIterator()
+      let expected = try setting.detect(rate: 100) { once.next() }
+      var blocks = [dirty.slice(0..<1000), dirty.slice(1000..<dirty.count)].makeIterator()
+      let found = try setting.detect(rate: 100) { blocks.next() }
+      #expect(found == expected, "\(name)")
+    }
+  }
+}

@@ -324,9 +324,10 @@ public enum DetectorExport {
       """
     if !parts.types.isEmpty { text += parts.types + "\n" }
     text += "typedef struct {\n"
-    text += indented(parts.state, by: 2)
-    text += "/* What push last accepted: its time (the input guard below). */\n"
-    text += "int input_started;\nak_detector_real input_last_t;\n".split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+    text += indented(
+      parts.state
+        + "\n/* What push last accepted: its time (the input guard below). */\nint input_started;\nak_detector_real input_last_t;",
+      by: 2)
     text += "} ak_detector_state;\n\n"
     text += """
       static inline void ak_detector_set_event(ak_detector_event *e, ak_detector_real start, ak_detector_real end,
@@ -394,13 +395,13 @@ public enum DetectorExport {
                                               ak_detector_real gy, ak_detector_real gz, ak_detector_event *e) {
 
       """
+    // push_gyro checks the gyroscope's reading; a detector that reads none hands the sample over
+    // to push (which guards and negates it), one that reads it guards and negates it itself.
     let gyroscopeBody =
-      parts.pushGyroscope ?? "(void)gx;\n(void)gy;\n(void)gz;\nreturn ak_detector_push(s, t, x, y, z, e);"
-    // push_gyro checks the gyroscope's reading, then hands over to push or guards itself.
-    let gyroscopeGuard =
-      "if (!isfinite(gx) || !isfinite(gy) || !isfinite(gz)) return 0;\n"
-      + (gyroscopeBody.contains("ak_detector_push(") ? "" : negation + guarded)
-    text += indented(gyroscopeGuard + gyroscopeBody, by: 2) + "}\n\n"
+      parts.pushGyroscope.map { negation + guarded + $0 }
+      ?? "(void)gx;\n(void)gy;\n(void)gz;\nreturn ak_detector_push(s, t, x, y, z, e);"
+    text +=
+      indented("if (!isfinite(gx) || !isfinite(gy) || !isfinite(gz)) return 0;\n" + gyroscopeBody, by: 2) + "}\n\n"
     text +=
       "/* The end of the recording: returns 1 and fills *e when an event was still open and is reported. */\n"
     text += "static inline int ak_detector_finish(ak_detector_state *s, ak_detector_event *e) {\n"

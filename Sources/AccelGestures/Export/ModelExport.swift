@@ -78,8 +78,7 @@ extension ModelDetector: CExportable {
       push:
         "return ak_detector_read(s, t, x, y, z, (ak_detector_real)NAN, (ak_detector_real)NAN, (ak_detector_real)NAN, e);",
       pushGyroscope: spec.gyroscope
-        ? "s->has_gyroscope = 1;\nreturn ak_detector_read(s, t, x, y, z, gx, gy, gz, e);"
-        : "(void)gx;\n(void)gy;\n(void)gz;\nreturn ak_detector_push(s, t, x, y, z, e);",
+        ? "s->has_gyroscope = 1;\nreturn ak_detector_read(s, t, x, y, z, gx, gy, gz, e);" : nil,
       next: """
         if (s->queued == 0) return 0;
         *e = s->queue[s->queue_head];

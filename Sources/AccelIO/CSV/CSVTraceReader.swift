@@ -307,7 +307,7 @@ public final class CSVTraceReader: TraceSource {
     }
     let firstTime = columnBuffers[0]
     let block = conversion.makeBlock(columnBuffers, capacity: blockSize, count: n, firstIndex: rowsEmitted)
-    if rowsEmitted == 0 { noteTimes(block, first: firstTime, conversion: conversion, hasTime: columns.hasTime, in: &metadata) }
+    if rowsEmitted == 0 { noteFirstBlock(block, first: firstTime, conversion: conversion, hasTime: columns.hasTime, in: &metadata) }
     rowsEmitted += n
     return block
   }

@@ -46,10 +46,8 @@ public struct TraceDescription: Sendable {
 
   public static func warnings(_ s: TraceSummary, _ metadata: TraceMetadata) -> [String] {
     var w = metadata.notes
-    // Units whose magnitude at rest is not about 1 g are among the reader's notes, in the words
-    // every command uses.
-    // An implausible rate and times that do not advance are the reader's to say (its notes, and
-    // the time-order warning with the line).
+    // Units that look wrong, an implausible rate and times that do not advance are the reader's
+    // to say (its notes, in the words every command uses, and the time-order warning).
     if let jitter = s.relativeJitter, jitter > 0.05 {
       w.append(
         "sample intervals jitter by \(short(jitter * 100))% of the median: filters assume a uniform rate; "

@@ -186,7 +186,7 @@ public final class BinaryTraceReader: TraceSource {
     }
     let firstTime = columns[0]
     let block = conversion.makeBlock(columns, capacity: cap, count: n, firstIndex: rowsEmitted)
-    if rowsEmitted == 0 { noteTimes(block, first: firstTime, conversion: conversion, hasTime: hasTime, in: &metadata) }
+    if rowsEmitted == 0 { noteFirstBlock(block, first: firstTime, conversion: conversion, hasTime: hasTime, in: &metadata) }
     rowsEmitted += n
     return block
   }

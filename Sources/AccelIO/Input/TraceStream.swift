@@ -84,9 +84,10 @@ public enum ReaderNotes {
 }
 
 /// The notes a reader adds once it has its first block: the time unit it told by itself, units
-/// whose magnitude at rest is not about 1 g (`UnitsCheck`), and a sample rate from the first time stamps that no sensor has (outside 0.1 Hz-100 kHz: most often
-/// nanoseconds since boot, or another unit, read as seconds). Every command shows them the same way.
-func noteTimes(
+/// whose magnitude at rest is not about 1 g (`UnitsCheck`), and a sample rate from the first time
+/// stamps that no sensor has (outside 0.1 Hz-100 kHz: most often nanoseconds since boot, or another
+/// unit, read as seconds). Every command shows them the same way.
+func noteFirstBlock(
   _ block: SampleBlock, first: Double, conversion: SampleConversion, hasTime: Bool, in metadata: inout TraceMetadata
 ) {
   if let note = conversion.timeUnitNote(first: first) { metadata.notes.append(note) }

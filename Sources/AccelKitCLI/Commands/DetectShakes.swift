@@ -23,8 +23,7 @@ struct DetectShakes: ParsableCommand {
       Writes events CSV start,end,label,rule,reported,peak_g,count,axis,status (seconds; \
       reported is when a live detector would have announced the event; columns a rule cannot \
       fill are empty). With several traces a trace column comes first; traces are processed in \
-      parallel and written in the order given. Every rule streams in constant \\
-        memory.
+      parallel and written in the order given. Every rule streams in constant memory.
 
       Examples:
         accelkit detect-shakes datasets/test/000.csv
