@@ -38,6 +38,8 @@ extension ModelDetector: CExportable {
       static const int ak_detector_signed[AK_DETECTOR_SIGNALS] = {\(list(spec.signals) { FeatureSpec.signedSignals.contains($0) ? "1" : "0" })};
       /* Each label's event decoding. */
       static const char *const ak_detector_labels[AK_DETECTOR_LABELS] = {\(list(model.labels) { "\"\($0)\"" })};
+      /* Turns of side are counted modulo this type's range, which a window cannot fill. */
+      typedef \(widths.max()! < 65535 ? "unsigned short" : "unsigned long") ak_detector_turns;
 
       """
     for (name, key) in [
@@ -107,7 +109,7 @@ extension ModelDetector: CExportable {
 
   /// What the state takes, roughly (for the header's note).
   static func stateBytes(signals: Int, capacity: Int, transform: Int, features: Int) -> Int {
-    signals * 2 * capacity * (8 + 8 + 8 + 1) + signals * capacity * 8 + 2 * capacity * 8 + 4 * transform * 8
+    signals * 2 * capacity * (8 + 1 + 1 + 2) + signals * capacity * 8 + 2 * capacity * 8 + 4 * transform * 8
       + features * 12
   }
 
@@ -137,14 +139,14 @@ extension ModelDetector: CExportable {
     int gravity_started;
     ak_detector_real g1[3], g2[3];
     /* The last CAPACITY values of every signal, each written twice (at head and head + CAPACITY)
-       so that a window is one run; a value's local maximum (or minus infinity); the signed
-       signals' side of zero (-1, 0, 1) and the turns of side so far. */
+       so that a window is one run; whether a value is a local maximum; the signed signals' side of
+       zero (-1, 0, 1) and the turns of side so far (modulo the count type's range). */
     ak_detector_real ring[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
-    ak_detector_real maxima[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
+    unsigned char peaks[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
     signed char sides[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
-    long turns[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
+    ak_detector_turns turns[AK_DETECTOR_SIGNALS][2 * AK_DETECTOR_CAPACITY];
     int last_side[AK_DETECTOR_SIGNALS];
-    long turn_count[AK_DETECTOR_SIGNALS];
+    unsigned long turn_count[AK_DETECTOR_SIGNALS];
     int head, filled, since_row;
     long rows_in_segment;
     /* A row and its scratch space. */
@@ -175,7 +177,7 @@ extension ModelDetector: CExportable {
     for (i = 0; i < AK_DETECTOR_SIGNALS; i++) {
       for (j = 0; j < 2 * AK_DETECTOR_CAPACITY; j++) {
         s->ring[i][j] = 0;
-        s->maxima[i][j] = -(ak_detector_real)HUGE_VAL;
+        s->peaks[i][j] = 0;
         s->sides[i][j] = 0;
         s->turns[i][j] = 0;
       }
@@ -310,7 +312,8 @@ extension ModelDetector: CExportable {
       int last = first + n - 1;
       if (s->turns[sig][last] == s->turns[sig][first]) return 0;
       while (s->sides[sig][first] == 0) first++;
-      return s->turns[sig][last] - s->turns[sig][first];
+      /* Counts kept modulo the type's range, which is wider than a window: the difference is exact. */
+      return (long)(ak_detector_turns)(s->turns[sig][last] - s->turns[sig][first]);
     }
 
     /* One signal's statistics over its window (n samples from first), from row index k; leaves the
@@ -319,7 +322,7 @@ extension ModelDetector: CExportable {
     static inline int ak_detector_signal_statistics(ak_detector_state *s, int sig, int first, int n, long zero_crossings,
                                                     int wi, int k) {
       const ak_detector_real *x = &s->ring[sig][first];
-      const ak_detector_real *maxima = &s->maxima[sig][first];
+      const unsigned char *is_peak = &s->peaks[sig][first];
       const ak_detector_real *hann = s->hann[wi];
       ak_detector_real *taper = s->taper[sig];
       ak_detector_real sums[4] = {0, 0, 0, 0}, squares[4] = {0, 0, 0, 0}, m2s[4] = {0, 0, 0, 0}, m3s[4] = {0, 0, 0, 0};
@@ -362,7 +365,7 @@ extension ModelDetector: CExportable {
       } else {
         /* Peaks: local maxima above mean + sd / 2, the window's ends excluded. */
         floor_value = mean + (ak_detector_real)0.5 * sd;
-        for (j = 1; j < n - 1; j++) peaks += maxima[j] > floor_value ? 1 : 0;
+        for (j = 1; j < n - 1; j++) peaks += is_peak[j] && x[j] > floor_value ? 1 : 0;
       }
       s->row[k] = mean;
       s->row[k + 1] = variance;
@@ -613,12 +616,12 @@ extension ModelDetector: CExportable {
         int at = position + AK_DETECTOR_CAPACITY;
         s->ring[sig][position] = s->ring[sig][at] = values[sig];
         /* The sample before this one is now known to be a local maximum or not. */
-        s->maxima[sig][at] = s->maxima[sig][position] = -(ak_detector_real)HUGE_VAL;
+        s->peaks[sig][at] = s->peaks[sig][position] = 0;
         if (known) {
           ak_detector_real v = s->ring[sig][at - 1];
-          ak_detector_real peak = v > s->ring[sig][at - 2] && v >= s->ring[sig][at] ? v : -(ak_detector_real)HUGE_VAL;
-          s->maxima[sig][at - 1] = peak;
-          s->maxima[sig][position >= 1 ? at - 1 - AK_DETECTOR_CAPACITY : at - 1 + AK_DETECTOR_CAPACITY] = peak;
+          unsigned char peak = v > s->ring[sig][at - 2] && v >= s->ring[sig][at] ? 1 : 0;
+          s->peaks[sig][at - 1] = peak;
+          s->peaks[sig][position >= 1 ? at - 1 - AK_DETECTOR_CAPACITY : at - 1 + AK_DETECTOR_CAPACITY] = peak;
         }
         if (ak_detector_signed[sig]) {
           ak_detector_real v = values[sig];
@@ -628,7 +631,7 @@ extension ModelDetector: CExportable {
             s->last_side[sig] = side;
           }
           s->sides[sig][position] = s->sides[sig][at] = (signed char)side;
-          s->turns[sig][position] = s->turns[sig][at] = s->turn_count[sig];
+          s->turns[sig][position] = s->turns[sig][at] = (ak_detector_turns)s->turn_count[sig];
         }
       }
       s->head = (s->head + 1) % AK_DETECTOR_CAPACITY;
