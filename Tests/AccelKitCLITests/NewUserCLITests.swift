@@ -85,6 +85,21 @@ import Testing
     #expect(!right.stderr.contains("units look like"), "\(right.stderr)")
     let converted = try accelkit(["detect-shakes", "--units", "mg", dir + "/mg.csv"])
     #expect(converted.stderr.isEmpty, "\(converted.stderr)")
+    // A recording that begins in vigorous shaking (its median |a| above 2 g) is in motion, not in
+    // other units: nothing is said; the same magnitude held still is still questioned.
+    var shaking = "t,x,y,z\n"
+    var still = "t,x,y,z\n"
+    for i in 0..<1000 {
+      let t = Double(i) / 100
+      shaking += "\(formatNumber(t)),\(formatNumber(4 * sin(2 * .pi * 4 * t))),0,-1\n"
+      still += "\(formatNumber(t)),2.5,0,-1\n"
+    }
+    writeFile(dir + "/shaking.csv", shaking)
+    writeFile(dir + "/still.csv", still)
+    let shaken = try accelkit(["detect-shakes", dir + "/shaking.csv", "--rule", "swing"])
+    #expect(shaken.status == 0 && !shaken.stderr.contains("|a| at rest"), "\(shaken.stderr)")
+    let held = try accelkit(["detect-shakes", dir + "/still.csv", "--rule", "swing"])
+    #expect(held.stderr.contains("|a| at rest reads 2.693 g, far from 1 g"), "\(held.stderr)")
   }
 
   /// --param: with one detector chosen, NAME=VALUE works in evaluate as in detect-shakes, and

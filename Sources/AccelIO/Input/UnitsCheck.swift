@@ -41,9 +41,28 @@ public enum UnitsCheck {
     return "\(described)\(unit == .g ? "" : ", \(cFormat("%.4g", magnitude)) g"), far from 1 g: check --units, or whether gravity was already removed"
   }
 
-  /// The note for the first block of a trace read as `unit`, or nil.
+  /// Whether the block is in motion for most of it rather than at rest: the middle half of its
+  /// magnitudes spreads over more than half their median (a trace that begins while the device is
+  /// being shaken; at rest, in any unit, the spread is noise).
+  public static func isMostlyMoving(_ block: SampleBlock) -> Bool {
+    var norms: [Double] = []
+    norms.reserveCapacity(block.count)
+    for i in 0..<block.count {
+      let n = (block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i]).squareRoot()
+      if n.isFinite { norms.append(n) }
+    }
+    guard norms.count >= 4 else { return false }
+    norms.sort()
+    let median = norms[norms.count / 2]
+    return norms[3 * norms.count / 4] - norms[norms.count / 4] > 0.5 * median
+  }
+
+  /// The note for the first block of a trace read as `unit`, or nil. A block whose magnitude is
+  /// high because the device is moving through most of it (not at rest) says nothing about units.
   static func note(_ block: SampleBlock, readAs unit: AccelerationUnit) -> String? {
-    restMagnitude(block).flatMap { warning(restMagnitude: $0, readAs: unit) }
+    guard let magnitude = restMagnitude(block) else { return nil }
+    if magnitude > acceptable.upperBound && isMostlyMoving(block) { return nil }
+    return warning(restMagnitude: magnitude, readAs: unit)
   }
 }
 
