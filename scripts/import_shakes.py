@@ -17,7 +17,18 @@ label shake.
                    convention (flat at rest reads +9.8 on z): `shake`, `idle`, `fall` and
                    `groundquack` windows.
 
-The windows are short, so they are placed into traces of the source's own rest: each trace is
+  openuat          mobilesec/openuat (LGPL-2.1): tests/motionauth, 19 recordings (8-26 s) of two
+                   sensor boxes shaken in one hand or one in each hand, gzipped lines of a time
+                   and 8 PWM readings (8-bit counts; box a on columns 1-3, box b on 5-7) stamped
+                   when one changes. Put on a 100 Hz grid (a reading holds until the next line);
+                   0 g is taken as count 128 (the middle of the range) and the scale, counts per
+                   g, as the median |rest - 128| over the boxes that begin at rest (their first
+                   half second varies by under 3 counts); the range clips near +-3.5 g. One trace
+                   per box; its event runs from a quarter second before the first to the last
+                   sample where |a| varies by more than 0.3 g (standard deviation over a quarter
+                   second), pauses included: most recordings begin already shaking.
+
+MotionSense-ESP's windows are short, so they are placed into traces of the source's own rest: each trace is
 REST windows, then one shake window, then REST again, repeated; `fall` and `groundquack` windows
 are placed the same way into traces of their own, with no events (hard negatives: every detection
 there is a false alarm). Shake windows are written as recorded: a shake begins as abruptly as
@@ -56,6 +67,13 @@ class Writer:
         folder = os.path.join(self.out, self.source)
         os.makedirs(folder, exist_ok=True)
         joined, events = join(pieces, rate)
+        self.recording(name, rate, joined, events, position, activity)
+
+    def recording(self, name, rate, joined, events, position, activity):
+        """Writes one trace of samples (x, y, z) in g at `rate` Hz with its events (first and
+        last sample of each)."""
+        folder = os.path.join(self.out, self.source)
+        os.makedirs(folder, exist_ok=True)
         base = re.sub(r"[^A-Za-z0-9._-]+", "_", name)
         with open(os.path.join(folder, base + ".csv"), "w") as f:
             f.write("t,x,y,z\n")
@@ -163,7 +181,96 @@ def motionsense_esp(root, w):
             w.trace(f"{label}-{k // per_trace + 1:03d}", rate, pieces, "hand", activity)
 
 
-SOURCES = {"motionsense-esp": motionsense_esp}
+# -- OpenUAT ------------------------------------------------------------------------------------
+
+OPENUAT_RATE = 100.0  # the grid the event-stamped readings are put on (sample and hold), Hz
+OPENUAT_ZERO = 128.0  # an axis' reading at 0 g: the middle of the 8-bit range
+OPENUAT_ACTIVE_G = 0.3  # shaking: the standard deviation of |a| over a quarter second above this
+
+
+def openuat_calibration(recordings):
+    """Counts per g: the median of |rest - ZERO| over the boxes whose recording begins at rest
+    (its first half second's readings vary by under 3 counts on every axis)."""
+    scales = []
+    for boxes in recordings:
+        for counts in boxes:
+            head = counts[:int(0.5 * OPENUAT_RATE)]
+            if len(head) < 10:
+                continue
+            means = [sum(v[k] for v in head) / len(head) for k in range(3)]
+            spread = max((sum((v[k] - means[k]) ** 2 for v in head) / len(head)) ** 0.5 for k in range(3))
+            if spread < 3:
+                scales.append(sum((m - OPENUAT_ZERO) ** 2 for m in means) ** 0.5)
+    scales.sort()
+    return scales[len(scales) // 2] if scales else None
+
+
+def openuat_read(path):
+    """The two boxes' readings (counts) on the grid, from the first line where every axis of both
+    has reported (a reading holds until the next line changes it)."""
+    import gzip
+    times, values = [], []
+    with gzip.open(path, "rt") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) < 8:
+                continue
+            v = [int(p) for p in parts[1:8]]
+            if min(v[0], v[1], v[2], v[4], v[5], v[6]) <= 0:
+                continue
+            times.append(float(parts[0]))
+            values.append(v)
+    boxes = ([], [])
+    if not times:
+        return boxes
+    k = 0
+    n = int((times[-1] - times[0]) * OPENUAT_RATE) + 1
+    for i in range(n):
+        t = times[0] + i / OPENUAT_RATE
+        while k + 1 < len(times) and times[k + 1] <= t:
+            k += 1
+        boxes[0].append(tuple(values[k][0:3]))
+        boxes[1].append(tuple(values[k][4:7]))
+    return boxes
+
+
+def openuat(root, w):
+    """tests/motionauth/{positive,negative}: two sensor boxes shaken in one hand (positive: together;
+    negative: one in each hand, both shaken). Every file whose name contains .gz, with the test
+    suite's -DISABLED switch or without."""
+    folder = os.path.join(root, "tests", "motionauth")
+    names = []
+    for part in ("positive", "negative"):
+        directory = os.path.join(folder, part)
+        if os.path.isdir(directory):
+            names += [(part, n) for n in sorted(os.listdir(directory)) if ".gz" in n]
+    recordings = [openuat_read(os.path.join(folder, part, n)) for part, n in names]
+    scale = openuat_calibration(recordings)
+    if scale is None:
+        return
+    quarter = int(0.25 * OPENUAT_RATE)
+    for (part, n), boxes in zip(names, recordings):
+        for box, counts in zip("ab", boxes):
+            if len(counts) < OPENUAT_RATE:
+                continue
+            # accelkit's convention: a reading of +1 g along an axis at rest means that axis points
+            # down, so the boxes' specific force changes sign.
+            samples = [tuple(-(c - OPENUAT_ZERO) / scale for c in v) for v in counts]
+            norms = [sum(c * c for c in v) ** 0.5 for v in samples]
+            active = []
+            for i in range(len(norms)):
+                window = norms[max(0, i - quarter):i + 1]
+                mean = sum(window) / len(window)
+                if (sum((x - mean) ** 2 for x in window) / len(window)) ** 0.5 > OPENUAT_ACTIVE_G:
+                    active.append(i)
+            if not active:
+                continue
+            start = max(0, active[0] - quarter)
+            name = f"{part}-{n.split('.')[0]}-{box}"
+            w.recording(name, OPENUAT_RATE, samples, [(start, active[-1])], "hand", "shake")
+
+
+SOURCES = {"motionsense-esp": motionsense_esp, "openuat": openuat}
 
 
 def main():

@@ -64,4 +64,55 @@ import Testing
     let r = try accelkit(["evaluate", out, "--rule", "seismic", "--format", "csv"])
     #expect(r.status == 0, "\(r.stderr)")
   }
+
+  /// OpenUAT's motionauth recordings in their exact format (gzipped lines of a time and eight
+  /// 8-bit PWM readings, written when one changes): the grid, the calibration from the boxes that
+  /// begin at rest, the axis convention, and one event per box over its shaking.
+  @Test func openUATRecordingsBecomeOneTracePerBox() throws {
+    let python = try #require(Tools.path("python3"), Comment(rawValue: Tools.missing("python3", package: "python3")))
+    let root = Paths.temporaryDirectory()
+    let out = root + "/out"
+    // Box a rests on +x (128 + 40 counts: 40 counts a g) for 2 s, then is shaken along y at 5 Hz
+    // (+-80 counts: 2 g) for 3 s, then rests again for 1 s; box b rests flat (z) throughout.
+    // A line is written every 5 ms (the event stamps), with channels 3 and 7 unused.
+    let maker = """
+      import gzip, math, os, sys
+      root = sys.argv[1]
+      for part in ('positive', 'negative'):
+          os.makedirs(os.path.join(root, 'tests', 'motionauth', part), exist_ok=True)
+      def write(path, t0):
+          with gzip.open(path, 'wt') as f:
+              f.write(f'{t0:.6f} 0 0 0 0 0 0 0 0 \\n')
+              for i in range(1200):
+                  t = i * 0.005
+                  y = 128 + (round(80 * math.sin(2 * math.pi * 5 * t)) if 2 <= t < 5 else 0)
+                  f.write(f'{t0 + 0.001 + t:.6f} 168 {y} 128 1 128 128 168 1 \\n')
+      write(os.path.join(root, 'tests', 'motionauth', 'positive', '1.gz'), 1147272852.3)
+      write(os.path.join(root, 'tests', 'motionauth', 'negative', '3.gz-DISABLED'), 1147272900.0)
+      """
+    try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)
+    let run = try accelkit(
+      [], shell: "'\(python)' '\(Paths.packageRoot)/scripts/import_shakes.py' openuat '\(root)/checkout' '\(out)'")
+    #expect(run.status == 0, "\(run.stderr)")
+    // Box b never moves: no trace. Box a of both recordings: one event each.
+    let words = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.hasPrefix("openuat shake 2 traces 2 shakes"), "\(run.stdout)")
+    let manifest = String(decoding: readFile(out + "/manifest.csv") ?? [], as: UTF8.self)
+    #expect(manifest.contains("openuat/positive-1-a.csv,openuat/positive-1-a.events.csv,openuat,hand,shake"), "\(manifest)")
+    #expect(manifest.contains("openuat/negative-3-a.csv"))
+    let rows = String(decoding: readFile(out + "/openuat/positive-1-a.csv") ?? [], as: UTF8.self)
+      .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    // 100 Hz; 40 counts a g; +x at rest reads -1 g in accelkit's convention.
+    #expect(abs(rows[1][0] - 0.01) < 1e-9)
+    #expect(abs(rows[0][1] + 1) < 1e-6 && abs(rows[0][2]) < 1e-6 && abs(rows[0][3]) < 1e-6, "\(rows[0])")
+    let peak = rows.map { abs($0[2]) }.max() ?? 0
+    #expect(abs(peak - 2) < 0.01, "the shake's peak is 80 counts: 2 g, got \(peak)")
+    // The event covers the shaking (2-5 s) to within the quarter-second measure.
+    let events = String(decoding: readFile(out + "/openuat/positive-1-a.events.csv") ?? [], as: UTF8.self)
+      .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    #expect(events.count == 1)
+    #expect(events.first.map { abs($0[0] - 2) <= 0.3 && abs($0[1] - 5) <= 0.3 } == true, "\(events)")
+    let r = try accelkit(["evaluate", out, "--rule", "swing", "--format", "csv"])
+    #expect(r.status == 0, "\(r.stderr)")
+  }
 }
