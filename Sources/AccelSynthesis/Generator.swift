@@ -77,6 +77,14 @@ public enum Scenario: String, CaseIterable, Sendable {
   case shakes
   /// Everything but shakes: every detection is a false alarm.
   case negatives
+  /// Sustained shaking as people do it when asked to shake a device: 8-60 s of vigorous shaking
+  /// (1.5-6 g, clipped by the sensor's range) in bursts of 2-8 s with pauses under a second, the
+  /// hand tracing an ellipse and the wrist turning, one event from the first burst's start to the
+  /// last one's end, in traces of 90 s.
+  case sustained
+
+  /// How long each trace lasts, in seconds.
+  public var traceSeconds: Double { self == .sustained ? 90 : 30 }
 }
 
 /// A generated trace with its annotations and truth.
@@ -224,7 +232,7 @@ public enum Generator {
           "phase_s": rng.uniform(0, 0.5),
         ])
     }
-    let shakeChance = scenario == .negatives ? 0 : scenario == .shakes ? 0.8 : 0.45
+    let shakeChance = scenario == .negatives ? 0 : scenario == .shakes || scenario == .sustained ? 0.8 : 0.45
     while t < duration - 1e-9 {
       // A background stretch.
       switch rng.pick(["rest", "hold", "hold", "walk", "walk", "run", "vehicle", "bike", "typing"]) {
@@ -263,14 +271,31 @@ public enum Generator {
         // moving 3-15 cm each way (peak acceleration A (2 pi f)^2, kept within 0.5-4 g; flicks
         // 0.7-3 g), in one of four motion models drawn per shake (see MotionSegment.ShakeStyle).
         let flick = rng.chance(1.0 / 3)
-        let hz = flick ? rng.uniform(3, 8) : rng.uniform(2, 7)
+        var hz = flick ? rng.uniform(3, 8) : rng.uniform(2, 7)
         let cycles = flick ? rng.uniform(2, 3) : rng.uniform(3, 12)
-        let length = max(2 / hz, min(6, cycles / hz))
+        var length = max(2 / hz, min(6, cycles / hz))
         let travel = rng.uniform(0.03, 0.15)
-        let peak =
+        var peak =
           flick
           ? rng.uniform(0.7, 3)
           : max(0.5, min(4, travel * pow(2 * .pi * hz, 2) / AccelerationUnit.standardGravity))
+        // Sustained shaking (the scenario's own draws, after the shared ones, so that the other
+        // scenarios' traces do not change): longer, harder, in bursts.
+        var bursts: [String: Double] = [:]
+        if scenario == .sustained {
+          hz = rng.uniform(2, 5)
+          length = rng.uniform(8, 60)
+          peak = rng.uniform(1.5, 6)
+          let burst = rng.uniform(2, 8)
+          let pause = rng.uniform(0.2, 0.9)
+          // Whole bursts: the shaking ends with a burst, not in a pause.
+          length = max(1, ((length + pause) / (burst + pause)).rounded()) * (burst + pause) - pause
+          bursts = [
+            "burst_s": burst, "pause_s": pause, "ellipse": rng.uniform(0.2, 0.8), "ellipse_phase": rng.uniform(0, 1.6),
+            "wrist_pitch_rad": rng.uniform(0.2, 1), "harmonic": rng.uniform(0.4, 1),
+            "harmonic_phase": rng.uniform(0, 6.28),
+          ]
+        }
         let style = rng.pick(shakeModels)
         let direction = shakeDirection(&rng)
         let holdAt = holding(&rng)
@@ -289,7 +314,7 @@ public enum Generator {
             "sharpness": rng.uniform(0.5, 3), "strokes_seed": Double(rng.integer(0, 1 << 30)),
             "twist_rad": rng.uniform(0.3, 1.0), "radius_m": rng.uniform(0.05, 0.15),
             "step_hz": rng.uniform(1.6, 2.2), "impact_g": rng.uniform(0.4, 1.0), "width_s": rng.uniform(0.025, 0.05),
-          ])
+          ].merging(bursts) { a, _ in a })
         add(.hold, rng.uniform(0.8, 1.5), to: holdAt, ["tremor_hz": 10, "tremor_g": 0.01])
       } else if u < shakeChance + 0.08 {
         // A jiggle: one back-and-forth or one stroke, not a shake.
@@ -348,7 +373,8 @@ public enum Generator {
     var shakes = 0
     var totalDuration = 0.0
     for i in 0..<count {
-      let g = trace(seed: seed, index: i, scenario: scenario, shakeModels: shakeModels)
+      let g = trace(
+        seed: seed, index: i, scenario: scenario, duration: scenario.traceSeconds, shakeModels: shakeModels)
       let name = cFormat("%03ld", i)
       var csv = g.samples.gyroscope == nil ? "t,x,y,z\n" : "t,x,y,z,gx,gy,gz\n"
       var truth = "t,gravity_x,gravity_y,gravity_z,roll,pitch\n"

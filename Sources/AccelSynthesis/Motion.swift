@@ -276,7 +276,13 @@ public struct MotionSegment: Sendable {
     case .shake, .jiggle:
       let f = p["hz"]!
       let a = p["peak_g"]!
-      let taper = max(0, min(1, min(local, duration - local) * f * 4))
+      var taper = max(0, min(1, min(local, duration - local) * f * 4))
+      if let burst = p["burst_s"], let pause = p["pause_s"] {
+        // Bursts of `burst` seconds with still pauses of `pause` between, each ramped in and out
+        // over a quarter cycle; the last burst ends with the segment.
+        let within = local.truncatingRemainder(dividingBy: burst + pause)
+        taper = within >= burst ? 0 : min(taper, max(0, min(1, min(within, burst - within) * f * 4)))
+      }
       let direction = (p["dx"]!, p["dy"]!, p["dz"]!)
       switch ShakeStyle(rawValue: Int(p["style"] ?? 0)) ?? .sine {
       case .sine, .walking:
@@ -327,6 +333,25 @@ public struct MotionSegment: Sendable {
           attitude.roll += theta
           device = (tangential, 0, 0)
         }
+      }
+      if let ellipse = p["ellipse"] {
+        // A person's sustained shaking (the sustained scenario): the hand traces an ellipse, not a
+        // line (a perpendicular component of `ellipse` times the size, a quarter cycle apart),
+        // one stroke harder than the other, and the wrist turns with every stroke, so that gravity
+        // swings across the axes.
+        let (dx, dy, dz) = direction
+        // A unit vector across the direction: its cross product with the axis it is least along.
+        let axis: (Double, Double, Double) = abs(dx) <= min(abs(dy), abs(dz)) ? (1, 0, 0) : abs(dy) <= abs(dz) ? (0, 1, 0) : (0, 0, 1)
+        var across = (dy * axis.2 - dz * axis.1, dz * axis.0 - dx * axis.2, dx * axis.1 - dy * axis.0)
+        let length = (across.0 * across.0 + across.1 * across.1 + across.2 * across.2).squareRoot()
+        across = (across.0 / length, across.1 / length, across.2 / length)
+        let w = ellipse * a * taper * cos(2 * .pi * f * local + p["ellipse_phase"]!)
+        // One stroke harder than its return: a second harmonic along the direction.
+        let h = p["harmonic"]! * a * taper * sin(4 * .pi * f * local + p["harmonic_phase"]!)
+        device = (
+          device.0 - w * across.0 - h * dx, device.1 - w * across.1 - h * dy, device.2 - w * across.2 - h * dz
+        )
+        attitude.pitch += p["wrist_pitch_rad"]! * taper * sin(2 * .pi * f * local + 1.1)
       }
     case .tap:
       let a = p["peak_g"]!

@@ -56,6 +56,35 @@ import Testing
     }
   }
 
+  /// Sustained shaking: one event of 8-60 s made of whole bursts, still in the pauses between
+  /// them (none a second long), shaking in the bursts. (GenerateCLITests proves the other
+  /// scenarios' traces unchanged by its draws.)
+  @Test func sustainedShakingIsOneEventOfBurstsWithShortPauses() {
+    var bouts = 0
+    for index in 0..<6 {
+      let g = Generator.trace(seed: 5, index: index, scenario: .sustained, duration: Scenario.sustained.traceSeconds)
+      for segment in g.segments where segment.label == "shake" {
+        bouts += 1
+        #expect(segment.duration >= 1.9 && segment.duration <= 61, "\(segment.duration) s")
+        let burst = segment.parameters["burst_s"]!
+        let pause = segment.parameters["pause_s"]!
+        #expect(pause < 1 && burst >= 2)
+        // Ends with a burst: a whole number of (burst + pause) periods less one pause.
+        let periods = (segment.duration + pause) / (burst + pause)
+        #expect(abs(periods - periods.rounded()) < 1e-9)
+        // In a pause the hand is still; in the middle of a burst it moves.
+        let f = segment.parameters["hz"]!
+        if segment.duration > burst + pause {
+          let still = segment.state(at: segment.start + burst + pause / 2)
+          let moving = (0..<8).map { segment.state(at: segment.start + burst / 2 + Double($0) / (8 * f)) }
+          #expect(abs(still.deviceAcceleration.0) + abs(still.deviceAcceleration.1) + abs(still.deviceAcceleration.2) < 1e-12)
+          #expect(moving.map { abs($0.deviceAcceleration.0) + abs($0.deviceAcceleration.1) + abs($0.deviceAcceleration.2) }.max()! > 0.5)
+        }
+      }
+    }
+    #expect(bouts >= 4)
+  }
+
   @Test func scenariosControlTheShakes() {
     var shakes = 0
     for index in 0..<10 {
