@@ -26,6 +26,9 @@ public enum ModelDirectory {
     training +=
       "\"subsample\": \(formatNumber(s.rowFraction)), \"colsample_bytree\": \(formatNumber(s.columnFraction)), "
     training += "\"seed\": \(s.seed), \"negative_stride\": \(s.negativeStride),\n"
+    if !s.excludedFeatures.isEmpty {
+      training += "    \"excluded_features\": [\(s.excludedFeatures.map(jsonString).joined(separator: ", "))],\n"
+    }
     training += "    \"objective\": \(jsonString(objectiveText(s))),\n"
     training += "    \"held_out\": {"
     training += result.labels.map { l in

@@ -28,6 +28,10 @@ public struct TrainingSettings: Sendable {
   public var negativeStride = 5
   /// The weight of a positive window; nil: the kept negatives over the positives.
   public var positiveWeight: Double?
+  /// Features the trees may not split on: names, or patterns with `*` for any run of characters
+  /// (`*_linearity`). Every feature is still computed (the row keeps its columns, so the model
+  /// loads and exports as any other); these are held constant while learning.
+  public var excludedFeatures: [String] = []
   /// What the decoding is chosen by, as `tune` scores: by default the best F1 with at most one
   /// false alarm an hour, on the worst source when the traces name sources.
   public var objective = TuningObjective(
@@ -56,8 +60,20 @@ public struct TrainingSettings: Sendable {
     ]
   }
 
+  /// The columns `excludedFeatures` name, in order.
+  public var excludedColumns: [Int] {
+    let names = spec.names
+    return names.indices.filter { c in excludedFeatures.contains { featurePattern($0, matches: names[c]) } }
+  }
+
   public func validate() throws {
     try spec.validate()
+    let names = spec.names
+    for pattern in excludedFeatures where !names.contains(where: { featurePattern(pattern, matches: $0) }) {
+      throw AccelError.usage(
+        "--exclude-feature \(quotedField(pattern)) names no feature",
+        hint: "`accelkit features` writes the names as its columns (docs/LEARNING.md lists them)")
+    }
     guard !labels.isEmpty else { throw AccelError.usage("give a label to learn with --label") }
     for label in labels where !LearnedModel.isSafeLabel(label) {
       throw AccelError.usage("a label must be letters, digits, '-', '_' or '.', got \(quotedField(label))")
@@ -73,6 +89,19 @@ public struct TrainingSettings: Sendable {
       throw AccelError.usage("--folds must be at least 2 and the negative stride at least 1")
     }
   }
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any run of characters (none included).
+func featurePattern(_ pattern: String, matches name: String) -> Bool {
+  let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+  guard parts.count > 1 else { return pattern == name }
+  guard name.hasPrefix(parts[0]), name.count >= parts[0].count + parts[parts.count - 1].count else { return false }
+  var rest = Substring(name.dropFirst(parts[0].count))
+  for part in parts.dropFirst().dropLast() where !part.isEmpty {
+    guard let found = rest.firstRange(of: part) else { return false }
+    rest = rest[found.upperBound...]
+  }
+  return rest.hasSuffix(parts[parts.count - 1])
 }
 
 /// The windows of one trace: features (32-bit, as XGBoost reads them), times and per-label
@@ -300,11 +329,15 @@ public enum Trainer {
     var values: [Float] = []
     var labels: [Float] = []
     var negatives = 0
+    let excluded = settings.excludedColumns
     for trace in traces {
       for r in 0..<trace.count {
         let y = trace.targets[l][r]
         guard y == 1 || (y == 0 && r % settings.negativeStride == 0) else { continue }
+        let first = values.count
         values.append(contentsOf: trace.features[(r * columns)..<((r + 1) * columns)])
+        // A constant column gives no split: the trees never read an excluded feature.
+        for c in excluded { values[first + c] = 0 }
         labels.append(Float(y))
         if y == 0 { negatives += 1 }
       }
@@ -338,6 +371,9 @@ public enum Trainer {
 
   // MARK: Decoding
 
+  /// The longest event a decoding keeps: long enough for any sustained shaking.
+  static let maxDurationSeconds = 600.0
+
   /// The decodings searched: thresholds, hysteresis, minimum duration and merge gap.
   static var candidates: [ProbabilityDecoder.Configuration] {
     var all: [ProbabilityDecoder.Configuration] = []
@@ -350,6 +386,8 @@ public enum Trainer {
             c.off = (on * offShare * 1000).rounded() / 1000
             c.minDurationSeconds = minimum
             c.mergeGapSeconds = gap
+            // Sustained shaking is one gesture however long it goes on (docs/GESTURES.md).
+            c.maxDurationSeconds = maxDurationSeconds
             all.append(c)
           }
         }

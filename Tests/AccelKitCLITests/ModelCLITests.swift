@@ -133,6 +133,52 @@ import Testing
     ])
     #expect(both.status == 64)
   }
+
+  /// --band and --exclude-feature: the bands name the features on a slower grid; an excluded
+  /// feature is still a column but no tree splits on it, and the model says what was excluded;
+  /// a band above half the grid's rate or a pattern that names nothing is refused.
+  @Test func bandsAndExcludedFeaturesShapeTheModel() throws {
+    let dir = Paths.temporaryDirectory()
+    let r = try accelkit([
+      "train", Self.train, "--label", "shake", "--folds", "3", "--rounds", "20", "--quiet", "--feature-rate", "25",
+      "--window", "2", "--band", "1-4", "--band", "4-12.5", "--exclude-feature", "*_linearity",
+      "--exclude-feature", "w2_norm_variance", "-o", dir + "/m",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
+    #expect(description.contains("\"bands_hz\": [[1, 4], [4, 12.5]]"), "\(description)")
+    #expect(description.contains("\"excluded_features\": [\"*_linearity\", \"w2_norm_variance\"]"))
+    // XGBoost's JSON: every split's feature index, by name.
+    let model = try #require(
+      try JSONSerialization.jsonObject(with: Data(readFile(dir + "/m/shake.xgb.json") ?? [])) as? [String: Any])
+    let learner = try #require(model["learner"] as? [String: Any])
+    let names = try #require(learner["feature_names"] as? [String])
+    #expect(names.contains("w2_x_band_4_12.5_hz") && names.contains("w2_linearity"))
+    let trees = try #require(((learner["gradient_booster"] as? [String: Any])?["model"] as? [String: Any])?["trees"] as? [[String: Any]])
+    var used = Set<String>()
+    for tree in trees {
+      let children = tree["left_children"] as? [Int] ?? []
+      for (i, feature) in (tree["split_indices"] as? [Int] ?? []).enumerated() where children[i] >= 0 {
+        used.insert(names[feature])
+      }
+    }
+    #expect(!used.isEmpty)
+    #expect(!used.contains("w2_linearity") && !used.contains("w2_norm_variance"), "\(used.sorted())")
+    // The model detects as any other.
+    let events = try accelkit(["detect-shakes", "--model", dir + "/m", Self.test + "/000.csv"])
+    #expect(events.status == 0, "\(events.stderr)")
+    let high = try accelkit([
+      "train", Self.train, "--label", "shake", "--feature-rate", "25", "--band", "8-16", "--quiet", "-o", dir + "/x",
+    ])
+    #expect(high.status == 64 && high.stderr.contains("12.5 Hz"), "\(high.stderr)")
+    let nothing = try accelkit([
+      "train", Self.train, "--label", "shake", "--exclude-feature", "*_jerk", "--quiet", "-o", dir + "/x",
+    ])
+    #expect(nothing.status == 64 && nothing.stderr.contains("names no feature"), "\(nothing.stderr)")
+    let malformed = try accelkit(["train", Self.train, "--label", "shake", "--band", "4", "--quiet", "-o", dir + "/x"])
+    #expect(malformed.status == 64 && malformed.stderr.contains("LOW-HIGH"), "\(malformed.stderr)")
+    #expect(!fileExists(dir + "/x"))
+  }
 }
 
 /// The built-in detector: what the binary carries is models/shake, byte for byte, and running

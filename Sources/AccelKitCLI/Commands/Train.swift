@@ -72,6 +72,12 @@ struct Train: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "A feature the trees may not split on (repeatable): a name, or a pattern with * (e.g. '*_linearity'); it is still computed.",
+      valueName: "name"))
+  var excludeFeature: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
       "Bounds the decoding must meet (as tune's), e.g. false_alarms_per_hour<=1,recall>=0.8.",
       valueName: "bounds"))
   var subjectTo: String = "false_alarms_per_hour<=1"
@@ -117,6 +123,7 @@ struct Train: ParsableCommand {
     s.folds = folds
     s.foldsBySource = cv == .source
     s.negativeStride = negativeStride
+    s.excludedFeatures = excludeFeature
     s.objective = TuningObjective(
       metric: "f1", maximize: true, constraints: try TuningObjective.parseConstraints(subjectTo))
     s.worstSource = worstSource

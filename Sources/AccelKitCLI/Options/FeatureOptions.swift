@@ -14,11 +14,18 @@ struct FeatureOptions: ParsableArguments {
   @Option(help: ArgumentHelp("The grid the features are computed on.", valueName: "hz"))
   var featureRate: Double = 50
 
+  @Option(
+    name: .customLong("band"),
+    help: ArgumentHelp(
+      "A frequency band whose share of the power is a feature (repeatable; default 0.5-2, 2-4, 4-8 and 8-16; each below half --feature-rate).",
+      valueName: "low-high"))
+  var bands: [String] = []
+
   @Flag(help: "Add the gyroscope's features (missing for traces without one).")
   var gyro = false
 
   /// Whether any option differs from the defaults.
-  var isGiven: Bool { !windows.isEmpty || hop != 0.1 || featureRate != 50 || gyro }
+  var isGiven: Bool { !windows.isEmpty || hop != 0.1 || featureRate != 50 || !bands.isEmpty || gyro }
 
   /// The specification the options describe, checked.
   func spec() throws -> FeatureSpec {
@@ -27,7 +34,16 @@ struct FeatureOptions: ParsableArguments {
     spec.hopSeconds = hop
     spec.rateHz = featureRate
     spec.gyroscope = gyro
+    if !bands.isEmpty { spec.bands = try bands.map(Self.band) }
     try spec.validate()
     return spec
+  }
+
+  /// A band given as LOW-HIGH in Hz.
+  static func band(_ text: String) throws -> FeatureSpec.FrequencyBand {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite
+    else { throw ValidationError("--band takes LOW-HIGH in Hz, e.g. 4-8, got '\(text)'") }
+    return FeatureSpec.FrequencyBand(low, high)
   }
 }
