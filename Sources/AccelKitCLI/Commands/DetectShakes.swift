@@ -88,7 +88,7 @@ struct DetectShakes: ParsableCommand {
       return
     }
     // Bad parameters before reading; a parameter file's items come first, --param overrides.
-    let setting = try Self.setting(
+    let setting = try RuleSetting.chosen(
       rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: ShakeRules.recommended)
     let settings = try input.settings()
     let paths = traces.isEmpty ? ["-"] : traces
@@ -131,31 +131,5 @@ struct DetectShakes: ParsableCommand {
     let file = try OutputFile(path: output, inputs: inputs)
     try file.write(EventsFile.render(detections, withTrace: paths.count > 1))
     try file.commit()
-  }
-}
-
-extension DetectShakes {
-  /// The setting --rule or --model, --param and --params-file choose (the file's items first,
-  /// --param overriding); without --rule, the one rule the file sets, else `fallback`.
-  static func setting(
-    rule: String?, model: String?, params: [String], paramsFile: String?, fallback: String?
-  ) throws -> RuleSetting {
-    let fromFile = try paramsFile.map { try ParameterFile.read(path: $0) } ?? []
-    if let model {
-      let owner = EvaluationPlan.modelOwner
-      return try RuleSetting.model(
-        directory: model,
-        assignments: try parseAssignments(
-          fromFile.filter { $0.hasPrefix(owner + ".") } + params, owner: owner))
-    }
-    let rules = Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) })
-    guard let rule = rule ?? (rules.count <= 1 ? rules.first ?? fallback : nil) else {
-      throw AccelError.usage(
-        rules.count > 1
-          ? "the parameter file sets \(rules.count) rules; choose one with --rule"
-          : "give the rule with --rule")
-    }
-    return try RuleSetting.parse(
-      rule: rule, parameters: fromFile.filter { $0.hasPrefix(rule + ".") } + params)
   }
 }

@@ -165,7 +165,7 @@ struct Evaluate: ParsableCommand {
         parallelism: matching.jobs, traceDone: { progress.advance(rows: $0) },
         bytesRead: { progress.read(bytes: $0) })
       progress.finish()
-      try Merge.write(partial.json(), to: output)
+      try writePartial(partial.json(), to: output)
       if !matching.quiet {
         Diagnostics.note(
           "shard \(spec.description): \(partial.traces.count) of \(jobs.count) traces\(output == "-" ? "" : ", \(output)/partial.json")"

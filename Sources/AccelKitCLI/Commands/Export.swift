@@ -89,14 +89,14 @@ struct Export: ParsableCommand {
   }
 
   func run() throws {
-    let setting = try DetectShakes.setting(
+    let setting = try RuleSetting.chosen(
       rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: ShakeRules.recommended)
     var settings = ExportSettings()
     settings.precision = precision
     settings.prefix = prefix
     settings.rate = rate
     settings.convention = convention
-    settings.command = Tune.commandLine()
+    settings.command = Provenance.commandLine
     settings.version = AccelKit.version
     let exported = try DetectorExport.cHeader(setting, settings: settings)
     for warning in exported.warnings { Diagnostics.warning(warning) }

@@ -3,12 +3,6 @@ import AccelEvaluation
 import AccelIO
 import ArgumentParser
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension ShardSpec.Key: ExpressibleByArgument {}
 
 struct Merge: ParsableCommand {
@@ -84,7 +78,7 @@ struct Merge: ParsableCommand {
     var tunings: [PartialTuning] = []
     var names: [String] = []
     var kind: (format: String, name: String)?
-    for (name, bytes) in try Self.read(partials) {
+    for (name, bytes) in try PartialFiles.read(partials) {
       let (root, format) = try PartialJSON.open(bytes, file: name)
       if let kind, kind.format != format {
         throw AccelError.data(
@@ -142,20 +136,20 @@ struct Merge: ParsableCommand {
     }
     switch try merged.progress(file: names[0]) {
     case .next(let round, _):
-      try Self.write(merged.json(), to: output)
+      try writePartial(merged.json(), to: output)
       Diagnostics.note(
         "round \(round) of the search is done; run the next: accelkit tune ... --shard K/\(merged.header.shardCount) --resume \(output) -o PART, then merge the parts again"
       )
     case .finished(let result):
-      let files = output == "-" ? [] : try Tune.outputs(result, command: Tune.commandLine())
+      let files = output == "-" ? [] : try result.outputs(command: Provenance.commandLine)
       if output == "-" {
-        try Self.write(merged.json(), to: output)
+        try writePartial(merged.json(), to: output)
       } else {
         try makeDirectories(output)
         try OutputFile.writeTogether(
           [(output + "/partial.json", merged.json())] + files.map { (output + "/" + $0.0, $0.1) })
       }
-      try writeStdout(Tune.summary(result))
+      try writeStdout(result.summary)
     }
   }
 
@@ -173,7 +167,7 @@ struct Merge: ParsableCommand {
         hint: "merge with the accelkit that ran the shards")
     }
     if partial {
-      try Self.write(json(), to: output ?? "-")
+      try writePartial(json(), to: output ?? "-")
       return true
     }
     let missing = header.missingShards
@@ -221,72 +215,5 @@ struct Merge: ParsableCommand {
       i = j + 1
     }
     return parts.joined(separator: ", ")
-  }
-
-  /// Each partial's name and bytes: files, folders (their partial.json), glob patterns, and `-`
-  /// (stdin, split into the partials written one after another).
-  static func read(_ arguments: [String]) throws -> [(String, [UInt8])] {
-    var out: [(String, [UInt8])] = []
-    for argument in arguments {
-      if argument == "-" {
-        let documents = split(try ByteInput.readAll(path: "-"))
-        guard !documents.isEmpty else {
-          throw AccelError.data(DataLocation(file: "<stdin>"), "no partial result on stdin")
-        }
-        for (k, d) in documents.enumerated() { out.append(("<stdin>#\(k + 1)", d)) }
-        continue
-      }
-      for path in try expand(argument) {
-        var st = stat()
-        let file = stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR ? path + "/partial.json" : path
-        out.append((file, try ByteInput.readAll(path: file)))
-      }
-    }
-    return out
-  }
-
-  /// A path, or the paths a glob pattern matches (sorted) when nothing has its literal name.
-  static func expand(_ argument: String) throws -> [String] {
-    var st = stat()
-    guard stat(argument, &st) != 0, argument.contains(where: { "*?[".contains($0) }) else {
-      return [argument]
-    }
-    var matches = glob_t()
-    defer { globfree(&matches) }
-    guard glob(argument, 0, nil, &matches) == 0 else {
-      throw AccelError.cannotOpen(path: argument, reason: "no file matches the pattern")
-    }
-    return (0..<Int(matches.gl_pathc)).compactMap { matches.gl_pathv[$0].map { String(cString: $0) } }
-      .sorted()
-  }
-
-  /// Partials written one after another: each starts with a line `{` and its sha256 line.
-  static func split(_ bytes: [UInt8]) -> [[UInt8]] {
-    let start = Array("{\n\"sha256\": ".utf8)
-    var starts: [Int] = []
-    var i = 0
-    while i < bytes.count {
-      if (i == 0 || bytes[i - 1] == UInt8(ascii: "\n")) && bytes[i...].starts(with: start) {
-        starts.append(i)
-      }
-      guard let next = bytes[i...].firstIndex(of: UInt8(ascii: "\n")) else { break }
-      i = next + 1
-    }
-    if starts.first != 0 { starts.insert(0, at: 0) }
-    if bytes.isEmpty { return [] }
-    return starts.indices.map { k in
-      Array(bytes[starts[k]..<(k + 1 < starts.count ? starts[k + 1] : bytes.count)])
-    }
-  }
-
-  /// Writes a partial result to DIR/partial.json (atomically: a killed run leaves none) or
-  /// stdout (`-`).
-  static func write(_ json: String, to output: String) throws {
-    if output == "-" {
-      try writeStdout(json)
-    } else {
-      try makeDirectories(output)
-      try OutputFile.writeTogether([(output + "/partial.json", json)])
-    }
   }
 }

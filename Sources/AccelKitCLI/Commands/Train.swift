@@ -147,7 +147,7 @@ struct Train: ParsableCommand {
       jobs: jobs, annotations: annotations, settings: settings, traceDone: { progress.advance(rows: $0) })
     progress.finish()
     try makeDirectories(output)
-    try ModelDirectory.write(result, to: output, command: Tune.commandLine(), version: AccelKit.fullVersion)
+    try ModelDirectory.write(result, to: output, command: Provenance.commandLine, version: AccelKit.fullVersion)
     try writeStdout(ModelDirectory.summary(result))
   }
 }
