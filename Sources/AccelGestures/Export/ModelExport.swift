@@ -40,6 +40,12 @@ extension ModelDetector: CExportable {
       static const char *const ak_detector_labels[AK_DETECTOR_LABELS] = {\(list(model.labels) { "\"\($0)\"" })};
       /* Turns of side are counted modulo this type's range, which a window cannot fill. */
       typedef \(widths.max()! < 65535 ? "unsigned short" : "unsigned long") ak_detector_turns;
+      /* The row as the trees read it: 32-bit floats, as XGBoost does. */
+      #if AK_DETECTOR_REAL_IS_FLOAT
+      #define AK_DETECTOR_ROW_FLOATS(s) ((const float *)(s)->row)
+      #else
+      #define AK_DETECTOR_ROW_FLOATS(s) ((const float *)(s)->features)
+      #endif
 
       """
     for (name, key) in [
@@ -130,6 +136,12 @@ extension ModelDetector: CExportable {
     """
 
   static let state = """
+    /* A row (the trees read it as floats: in float precision the row itself), first in the state
+       so that the trees reach it with short offsets on a microcontroller. */
+    ak_detector_real row[AK_DETECTOR_FEATURES];
+    #if !AK_DETECTOR_REAL_IS_FLOAT
+    float features[AK_DETECTOR_FEATURES];
+    #endif
     /* The grid: its origin, the next point's index, the previous reading (t, x, y, z, gx, gy, gz). */
     int has_origin, has_gyroscope;
     ak_detector_real origin;
@@ -149,9 +161,7 @@ extension ModelDetector: CExportable {
     unsigned long turn_count[AK_DETECTOR_SIGNALS];
     int head, filled, since_row;
     long rows_in_segment;
-    /* A row and its scratch space. */
-    ak_detector_real row[AK_DETECTOR_FEATURES];
-    float features[AK_DETECTOR_FEATURES];
+    /* Scratch space for a row. */
     ak_detector_real taper[AK_DETECTOR_SIGNALS][AK_DETECTOR_CAPACITY];
     ak_detector_real hann[AK_DETECTOR_WIDTHS][AK_DETECTOR_CAPACITY];
     int hann_length[AK_DETECTOR_WIDTHS];
@@ -190,7 +200,9 @@ extension ModelDetector: CExportable {
     s->rows_in_segment = 0;
     for (i = 0; i < AK_DETECTOR_FEATURES; i++) {
       s->row[i] = 0;
+    #if !AK_DETECTOR_REAL_IS_FLOAT
       s->features[i] = 0;
+    #endif
     }
     for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->hann_length[i] = 0;
     for (i = 0; i < AK_DETECTOR_TRANSFORM / 2; i++) {
@@ -577,7 +589,7 @@ extension ModelDetector: CExportable {
                                               ak_detector_real ay, ak_detector_real az, ak_detector_real gx,
                                               ak_detector_real gy, ak_detector_real gz) {
       ak_detector_real ux, uy, uz, gn, norm, vert, horiz, values[10];
-      int i, sig, known = s->filled >= 2, position = s->head;
+      int sig, known = s->filled >= 2, position = s->head;
       if (!s->gravity_started) {
         s->g1[0] = s->g2[0] = ax;
         s->g1[1] = s->g2[1] = ay;
@@ -641,7 +653,12 @@ extension ModelDetector: CExportable {
       s->since_row = 0;
       s->rows_in_segment += 1;
       ak_detector_compute_row(s);
-      for (i = 0; i < AK_DETECTOR_FEATURES; i++) s->features[i] = (float)s->row[i];
+    #if !AK_DETECTOR_REAL_IS_FLOAT
+      {
+        int i;
+        for (i = 0; i < AK_DETECTOR_FEATURES; i++) s->features[i] = (float)s->row[i];
+      }
+    #endif
       ak_detector_classify(s, t - AK_DETECTOR_HALF_WIDTH_S, t);
     }
 
@@ -734,7 +751,7 @@ extension ModelDetector: CExportable {
       """
     for l in 0..<labels {
       text +=
-        "  ak_detector_decode(s, \(l), center, end, (ak_detector_real)(1.0f / (1.0f + expf(-ak_detector_margin_\(l)(s->features)))));\n"
+        "  ak_detector_decode(s, \(l), center, end, (ak_detector_real)(1.0f / (1.0f + expf(-ak_detector_margin_\(l)(AK_DETECTOR_ROW_FLOATS(s))))));\n"
     }
     return text + "}\n\n"
   }
