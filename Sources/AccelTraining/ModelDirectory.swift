@@ -1,5 +1,6 @@
 import AccelCore
 import AccelEvaluation
+import AccelGestures
 import AccelIO
 import AccelLearning
 import AccelPlot
@@ -26,6 +27,11 @@ public enum ModelDirectory {
     training +=
       "\"subsample\": \(formatNumber(s.rowFraction)), \"colsample_bytree\": \(formatNumber(s.columnFraction)), "
     training += "\"seed\": \(s.seed), \"negative_stride\": \(s.negativeStride),\n"
+    if let budget = s.budget {
+      let cost = estimatedCost(result)
+      training += "    \"budget\": {\"ram\": \(budget.ram.map(String.init) ?? "null"), \"flash\": \(budget.flash.map(String.init) ?? "null"), "
+      training += "\"estimated_ram\": \(cost.ram), \"estimated_flash\": \(cost.flash)},\n"
+    }
     if !s.excludedFeatures.isEmpty {
       training += "    \"excluded_features\": [\(s.excludedFeatures.map(jsonString).joined(separator: ", "))],\n"
     }
@@ -68,6 +74,15 @@ public enum ModelDirectory {
     return files
   }
 
+  /// What the model's exported C is estimated to cost a Cortex-M4F in float (ModelCost): its
+  /// features' RAM and its trees' flash.
+  public static func estimatedCost(_ result: TrainingResult) -> (ram: Int, flash: Int) {
+    let nodes = result.labels.reduce(0) { total, l in
+      total + ((try? TreeEnsemble(json: l.model, file: l.label).structure.trees.reduce(0) { $0 + $1.count }) ?? 0)
+    }
+    return (ModelCost.ram(spec: result.settings.spec), ModelCost.flash(nodes: nodes))
+  }
+
   /// The names of the files written for `labels`.
   public static func names(labels: [String]) -> [String] {
     [LearnedModel.descriptionFile] + labels.map(LearnedModel.classifierFile)
@@ -94,6 +109,27 @@ public enum ModelDirectory {
           text += "  \(name): " + line(m, traces: l.traces.filter { $0.source == name }.map(\.metrics)) + "\n"
         }
       }
+    }
+    return text
+  }
+
+  /// What a budget chose and cost: the features, trees and estimated footprint, and each label's
+  /// held-out F1 beside the unbudgeted model's.
+  public static func budgetSummary(_ result: TrainingResult, unbudgeted: TrainingResult) -> String {
+    let s = result.settings
+    let cost = estimatedCost(result)
+    let free = estimatedCost(unbudgeted)
+    let limits = [
+      s.budget?.ram.map { "RAM <= \($0)" }, s.budget?.flash.map { "flash <= \($0)" },
+    ].compactMap { $0 }.joined(separator: ", ")
+    var text = "budget (\(limits) bytes on a Cortex-M4F in float): "
+    text += "a \(formatNumber(s.spec.rateHz)) Hz grid, windows of \(s.spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s, "
+    text += "bands \(s.spec.bands.map { "\(formatNumber($0.low))-\(formatNumber($0.high))" }.joined(separator: ", ")) Hz, "
+    text += "\(s.rounds) trees of depth \(s.maxDepth); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
+    text += "(unbudgeted: \(free.ram) and \(free.flash); scripts/footprint measures an export)\n"
+    for (l, u) in zip(result.labels, unbudgeted.labels) {
+      text += "  \(l.label) held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"
+      text += "  \(u.label) unbudgeted: " + line(u.total, traces: u.traces.map(\.metrics)) + "\n"
     }
     return text
   }

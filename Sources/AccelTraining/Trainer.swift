@@ -32,6 +32,8 @@ public struct TrainingSettings: Sendable {
   /// (`*_linearity`). Every feature is still computed (the row keeps its columns, so the model
   /// loads and exports as any other); these are held constant while learning.
   public var excludedFeatures: [String] = []
+  /// The device budget these settings were fitted to (`DeviceBudget.fitting`), for the record.
+  public var budget: DeviceBudget?
   /// What the decoding is chosen by, as `tune` scores: by default the best F1 with at most one
   /// false alarm an hour, on the worst source when the traces name sources.
   public var objective = TuningObjective(

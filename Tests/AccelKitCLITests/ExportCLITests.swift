@@ -454,6 +454,47 @@ extension ExportCLITests {
     #expect(other.stderr.contains("scripts/footprint DIR measures this header"), "\(other.stderr)")
   }
 
+  /// train --ram 4KiB --flash 32KiB: the model it writes, exported in float and built for the
+  /// Cortex-M4F, fits both, and its estimate is an upper bound within 10% of what is measured;
+  /// train says what the budget chose and shows the unbudgeted model's held-out figures beside;
+  /// a RAM no model fits is refused with what the smallest needs.
+  @Test func aBudgetedModelFitsItsBudget() throws {
+    try #require(
+      Tools.path("arm-none-eabi-gcc") != nil,
+      Comment(rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")))
+    let dir = Paths.temporaryDirectory()
+    let train = try accelkit([
+      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "4KiB", "--flash", "32KiB", "--quiet",
+      "-o", dir + "/m",
+    ])
+    try #require(train.status == 0, "\(train.stderr)")
+    #expect(train.stdout.contains("budget (RAM <= 4096, flash <= 32768 bytes on a Cortex-M4F in float)"), "\(train.stdout)")
+    #expect(train.stdout.contains("shake unbudgeted: f1 "), "\(train.stdout)")
+    let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
+    let estimate = try #require(
+      description.split(separator: "\n").first { $0.contains("\"budget\"") }.map { line in
+        line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+      })
+    // ram, flash, estimated_ram, estimated_flash
+    #expect(estimate.count == 4 && estimate[0] == 4096 && estimate[1] == 32768, "\(estimate)")
+    let export = try accelkit(["export", "--model", dir + "/m", "--precision", "float", "--rate", "50", "-o", dir + "/e"])
+    try #require(export.status == 0, "\(export.stderr)")
+    let measured = try accelkit([], shell: "'\(Paths.packageRoot)/scripts/footprint' '\(dir)/e'")
+    try #require(measured.status == 0, "\(measured.stderr)")
+    let row = measured.stdout.split(separator: "\n")[1].split(separator: ",").compactMap { Int($0) }
+    let (flash, ram) = (row[0], row[3])
+    #expect(ram <= 4096 && flash <= 32768, "RAM \(ram), flash \(flash)")
+    #expect(ram <= estimate[2] && Double(ram) >= 0.9 * Double(estimate[2]), "RAM \(ram), estimated \(estimate[2])")
+    #expect(flash <= estimate[3] && Double(flash) >= 0.9 * Double(estimate[3]), "flash \(flash), estimated \(estimate[3])")
+    let tiny = try accelkit([
+      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "1KiB", "--quiet", "-o", dir + "/x",
+    ])
+    #expect(tiny.status == 64 && tiny.stderr.contains("no feature set fits 1024 bytes of RAM"), "\(tiny.stderr)")
+    let bad = try accelkit(["train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--flash", "lots", "-o", dir + "/x"])
+    #expect(bad.status == 64 && bad.stderr.contains("4KiB"), "\(bad.stderr)")
+    #expect(!fileExists(dir + "/x"))
+  }
+
   @Test func floatLossIsWhatTheHeadersSay() throws {
     let dir = Paths.temporaryDirectory()
     let test = Paths.packageRoot + "/datasets/test"

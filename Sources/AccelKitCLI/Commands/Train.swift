@@ -89,6 +89,17 @@ struct Train: ParsableCommand {
 
   @OptionGroup(title: "Features") var features: FeatureOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "The RAM the exported detector may take on a Cortex-M4F in float (e.g. 8KiB): features that fit are chosen, and the held-out figures shown beside the unbudgeted model's.",
+      valueName: "size"))
+  var ram: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The flash it may take (e.g. 48KiB): as many trees as fit.", valueName: "size"))
+  var flash: String?
+
   @Option(help: ArgumentHelp("The matching tolerance the decoding is scored with.", valueName: "seconds"))
   var tolerance: Double = 0.25
 
@@ -142,12 +153,19 @@ struct Train: ParsableCommand {
       try EvaluationJob.jobs(dataset: $0, labels: nil, options: options, allowOutsidePaths: allowOutsidePaths)
     }
     let annotations = try jobs.map { try $0.annotations() }
-    let progress = ProgressLine(total: jobs.count, noun: "traces", quiet: quiet)
-    let result = try Trainer.train(
-      jobs: jobs, annotations: annotations, settings: settings, traceDone: { progress.advance(rows: $0) })
+    let budget = DeviceBudget(ram: try ram.map(DeviceBudget.parseSize), flash: try flash.map(DeviceBudget.parseSize))
+    let fitted = budget == DeviceBudget() ? settings : try budget.fitting(settings)
+    // With a budget, the unbudgeted model is trained too (its figures only), for the comparison.
+    let runs = fitted.budget == nil ? [fitted] : [settings, fitted]
+    let progress = ProgressLine(total: jobs.count * runs.count, noun: "traces", quiet: quiet)
+    let results = try runs.map {
+      try Trainer.train(jobs: jobs, annotations: annotations, settings: $0, traceDone: { progress.advance(rows: $0) })
+    }
     progress.finish()
+    let result = results[results.count - 1]
     try makeDirectories(output)
     try ModelDirectory.write(result, to: output, command: Provenance.commandLine, version: AccelKit.fullVersion)
     try writeStdout(ModelDirectory.summary(result))
+    if results.count == 2 { try writeStdout(ModelDirectory.budgetSummary(result, unbudgeted: results[0])) }
   }
 }

@@ -1,0 +1,85 @@
+import AccelCore
+import AccelGestures
+import AccelLearning
+
+/// What a learned detector may cost on its device (a Cortex-M4F, the exported C in float): RAM
+/// (state and stack) and flash, in bytes; nil for no bound.
+public struct DeviceBudget: Equatable, Sendable {
+  public var ram: Int?
+  public var flash: Int?
+
+  public init(ram: Int? = nil, flash: Int? = nil) {
+    self.ram = ram
+    self.flash = flash
+  }
+
+  /// A size as people write it: `4096`, `4KiB`, `48 KiB`, `1MiB` (powers of 1024), `32kB` or `32KB`
+  /// (powers of 1000), with an optional `B`.
+  public static func parseSize(_ text: String) throws -> Int {
+    let compact = text.filter { $0 != " " }
+    let digits = compact.prefix { $0.isNumber || $0 == "." }
+    let unit = compact.dropFirst(digits.count).lowercased()
+    let factors: [String: Double] = [
+      "": 1, "b": 1, "kib": 1024, "kb": 1000, "k": 1024, "mib": 1_048_576, "mb": 1_000_000, "m": 1_048_576,
+    ]
+    guard let number = Double(digits), number.isFinite, number > 0, let factor = factors[unit],
+      number * factor >= 1, number * factor <= 1_099_511_627_776
+    else {
+      throw AccelError.usage(
+        "a size is bytes, or a number with KiB, MiB, kB or MB (e.g. 4KiB, 48KiB), got \(quotedField(text))")
+    }
+    return Int((number * factor).rounded(.down))
+  }
+
+  /// The features, tree depth and rounds of `settings` made to fit: the features as given if they
+  /// fit the RAM, else the richest that do (grids of 25, 20, 16 and 12.5 Hz, at most the one
+  /// given, and one window of 2, 1.5 or 1 s, in that order, the bands cut at half the grid's
+  /// rate); then as many trees of the given depth as the flash holds, a shallower depth when that
+  /// leaves fewer than 30. Throws when nothing fits, saying what the smallest needs.
+  public func fitting(_ settings: TrainingSettings) throws -> TrainingSettings {
+    var fitted = settings
+    if let ram {
+      let candidates = Self.specs(from: settings.spec)
+      guard let spec = candidates.first(where: { ModelCost.ram(spec: $0) <= ram }) else {
+        let smallest = candidates.map { ModelCost.ram(spec: $0) }.min() ?? 0
+        throw AccelError.usage(
+          "no feature set fits \(ram) bytes of RAM: the smallest tried (one 1 s window on a 12.5 Hz grid) needs about \(smallest)",
+          hint: "a model's state holds its window of every signal; give more RAM, or use a rule (accelkit export --rule swing needs 364 bytes)")
+      }
+      fitted.spec = spec
+    }
+    if let flash {
+      let nodes = ModelCost.nodes(fitting: flash)
+      var depth = settings.maxDepth
+      func perTree(_ d: Int) -> Int { (1 << (d + 1)) - 1 }
+      while depth > 1 && nodes / perTree(depth) < min(settings.rounds, 30) { depth -= 1 }
+      let rounds = min(settings.rounds, nodes / perTree(depth))
+      guard rounds >= 1 else {
+        throw AccelError.usage(
+          "no model fits \(flash) bytes of flash: the features, decoding and API alone take about \(ModelCost.flash(nodes: 0))",
+          hint: "give more flash, or use a rule (accelkit export --rule swing needs 3,380 bytes)")
+      }
+      fitted.maxDepth = depth
+      fitted.rounds = rounds
+    }
+    fitted.budget = self
+    return fitted
+  }
+
+  /// `spec` first, then the smaller feature sets tried, richest first.
+  static func specs(from spec: FeatureSpec) -> [FeatureSpec] {
+    var out = [spec]
+    for rate in [25.0, 20, 16, 12.5] where rate <= spec.rateHz {
+      for width in [2.0, 1.5, 1] {
+        var s = spec
+        s.rateHz = rate
+        s.widthsSeconds = [width]
+        s.bands = spec.bands.compactMap { band in
+          band.low < rate / 2 ? FeatureSpec.FrequencyBand(band.low, min(band.high, rate / 2)) : nil
+        }
+        if (try? s.validate()) != nil, !out.contains(s) { out.append(s) }
+      }
+    }
+    return out
+  }
+}
