@@ -17,7 +17,7 @@ label shake.
                    convention (flat at rest reads +9.8 on z): `shake`, `idle`, `fall` and
                    `groundquack` windows.
 
-  openuat          mobilesec/openuat (LGPL-2.1): tests/motionauth, 19 recordings (8-26 s) of two
+  openuat          mobilesec/openuat (LGPL-3.0): tests/motionauth, 19 recordings (8-26 s) of two
                    sensor boxes shaken in one hand or one in each hand, gzipped lines of a time
                    and 8 PWM readings (8-bit counts; box a on columns 1-3, box b on 5-7) stamped
                    when one changes. Put on a 100 Hz grid (a reading holds until the next line);
