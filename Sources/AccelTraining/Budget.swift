@@ -44,7 +44,9 @@ public struct DeviceBudget: Equatable, Sendable {
         let smallest = candidates.map { ModelCost.ram(spec: $0) }.min() ?? 0
         throw AccelError.usage(
           "no feature set fits \(ram) bytes of RAM: the smallest tried (one 1 s window on a 12.5 Hz grid) needs about \(smallest)",
-          hint: "a model's state holds its window of every signal; give more RAM, or use a rule (accelkit export --rule swing needs 364 bytes)")
+          hint:
+            "a model's state holds its window of every signal; give more RAM, or use a rule (accelkit export --rule swing needs 364 bytes)"
+        )
       }
       fitted.spec = spec
     }

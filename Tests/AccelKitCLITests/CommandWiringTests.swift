@@ -7,12 +7,14 @@ import Testing
 @Suite struct CommandWiringTests {
   @Test func noCommandNamesAnother() throws {
     let folder = Paths.packageRoot + "/Sources/AccelKitCLI/Commands"
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }.sorted()
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
+      .sorted()
     var commands: [(file: String, name: String, text: String)] = []
     for file in files {
       let text = String(decoding: readFile(folder + "/" + file) ?? [], as: UTF8.self)
       // `struct Name: ParsableCommand` (or AsyncParsableCommand).
-      for line in text.split(separator: "\n") where line.hasPrefix("struct ") && line.contains("ParsableCommand") {
+      for line in text.split(separator: "\n")
+      where line.hasPrefix("struct ") && line.contains("ParsableCommand") {
         let name = line.dropFirst("struct ".count).prefix { $0.isLetter || $0.isNumber }
         commands.append((file, String(name), text))
       }

@@ -16,7 +16,8 @@ import Testing
       #expect(r.status == 0, "\(r.stderr)")
       for name in ["000.csv", "000.events.csv", "001.csv", "002.events.csv", "002.truth.csv"] {
         let made = readFile(out + "/" + name)
-        #expect(made != nil && made == readFile(Paths.packageRoot + "/datasets/\(set)/" + name), "\(set)/\(name)")
+        #expect(
+          made != nil && made == readFile(Paths.packageRoot + "/datasets/\(set)/" + name), "\(set)/\(name)")
       }
     }
   }
