@@ -29,9 +29,9 @@ public enum EventsFile {
   public struct Detections: Sendable {
     public var trace: String
     public var rule: String
-    public var events: [ShakeEvent]
+    public var events: [DetectorEvent]
 
-    public init(trace: String, rule: String, events: [ShakeEvent]) {
+    public init(trace: String, rule: String, events: [DetectorEvent]) {
       self.trace = trace
       self.rule = rule
       self.events = events

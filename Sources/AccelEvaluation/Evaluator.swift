@@ -75,7 +75,7 @@ public enum Evaluator {
       reported = position
     }
     var detectors = try settings.map { try $0.detector(rate: stream.rate) }
-    var found = [[ShakeEvent]](repeating: [], count: settings.count)
+    var found = [[DetectorEvent]](repeating: [], count: settings.count)
     var t0: Double?
     var t1 = 0.0
     var rows = 0

@@ -21,12 +21,12 @@ public struct EvaluationPlan: Sendable {
   public init(
     rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String], models: [String] = []
   ) throws {
-    for r in rules where !ShakeRules.isDetector(r) { throw ShakeRules.unknown(r) }
-    func known(_ rule: String) -> Bool { ShakeRules.isDetector(rule) || (rule == Self.modelOwner && !models.isEmpty) }
+    for r in rules where !Detectors.isDetector(r) { throw Detectors.unknown(r) }
+    func known(_ rule: String) -> Bool { Detectors.isDetector(rule) || (rule == Self.modelOwner && !models.isEmpty) }
     // Without --rule: every detector of the labels, unless models are given (then only they run).
     var chosen = rules
     if rules.isEmpty, models.isEmpty {
-      chosen = ShakeRules.names.filter { name in labels.contains { ShakeRules.namesEmitting($0).contains(name) } }
+      chosen = Detectors.names.filter { name in labels.contains { Detectors.namesEmitting($0).contains(name) } }
     }
     // With one detector running, NAME=VALUE names its parameter (as detect-shakes takes it).
     let owners = Set(chosen + (models.isEmpty ? [] : [Self.modelOwner]))
@@ -134,7 +134,7 @@ public struct EvaluationPlan: Sendable {
     models: [String] = []
   ) throws {
     let wanted = label.map { [$0] } ?? (annotated.isEmpty ? ["shake"] : annotated)
-    let emitted = wanted.contains { !ShakeRules.emitting($0).isEmpty } ? wanted : ["shake"]
+    let emitted = wanted.contains { !Detectors.emitting($0).isEmpty } ? wanted : ["shake"]
     try self.init(rules: rules, labels: emitted, parameters: parameters, sweeps: sweeps, models: models)
   }
 

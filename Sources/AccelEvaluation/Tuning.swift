@@ -254,10 +254,10 @@ public enum Tuner {
   /// its name or adds one), checking each against the rule's table.
   public static func space(rule: String, items: [String], base: [SearchDimension]) throws -> [SearchDimension]
   {
-    guard let type = ShakeRules.named(rule) else {
+    guard let type = Detectors.named(rule) else {
       throw AccelError.usage("unknown rule \(quotedField(rule))")
     }
-    let rows = ShakeRules.parameterRows(type)
+    let rows = Detectors.parameterRows(type)
     var space = base
     for item in items {
       let pieces = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -421,8 +421,8 @@ public enum Tuner {
   }
 
   static func defaultValue(rule: String, name: String) -> Double? {
-    guard let type = ShakeRules.named(rule) else { return nil }
-    return ShakeRules.parameterRows(type).first { $0.name == name }?.defaultValue
+    guard let type = Detectors.named(rule) else { return nil }
+    return Detectors.parameterRows(type).first { $0.name == name }?.defaultValue
   }
 }
 

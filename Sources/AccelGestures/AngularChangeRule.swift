@@ -17,7 +17,7 @@ import AccelCore
 /// `cancelled`, reported at the first sample past start + max_s, ending at the sample before it);
 /// no shake begins within `refractory_s` of the previous
 /// start. The event's peak_g is the largest |a| during it.
-public struct AngularChangeRule: ShakeRule {
+public struct AngularChangeRule: Rule {
   public static let name = "angular-change"
   public static let summary = "rapid changes of the reading's direction (UIKit motion events)"
   /// The rule's settings.
@@ -95,8 +95,8 @@ public struct AngularChangeRule: ShakeRule {
     changes = Array(repeating: 0, count: pairs)
   }
 
-  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
-    var events: [ShakeEvent] = []
+  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] {
+    var events: [DetectorEvent] = []
     guard block.count > 0 else { return events }
     // The per-sample work on locals and raw buffers; the state machine runs only once the
     // window is full, and is rare work.
@@ -165,19 +165,19 @@ public struct AngularChangeRule: ShakeRule {
   /// cancelled shake ends at its last sample within the maximum duration, so that every event
   /// time is a sample's time as read.
   private mutating func advance(
-    activity: Double, magnitude: Double, t: Double, previousT: Double, events: inout [ShakeEvent]
+    activity: Double, magnitude: Double, t: Double, previousT: Double, events: inout [DetectorEvent]
   ) {
     if var a = active {
       a.peak = max(a.peak, magnitude)
       active = a
       if t - a.start > maxDuration {
         events.append(
-          ShakeEvent(
+          DetectorEvent(
             start: a.start, end: previousT, reported: t, peakG: a.peak, status: .cancelled))
         active = nil
       } else if activity < end {
         if t - a.start >= minDuration {
-          events.append(ShakeEvent(start: a.start, end: t, reported: t, peakG: a.peak))
+          events.append(DetectorEvent(start: a.start, end: t, reported: t, peakG: a.peak))
         }
         active = nil
       }
@@ -187,12 +187,12 @@ public struct AngularChangeRule: ShakeRule {
     }
   }
 
-  public mutating func finish() -> [ShakeEvent] {
+  public mutating func finish() -> [DetectorEvent] {
     // A shake still going at the end of the trace is neither ended nor cancelled by the device;
     // it is reported as ended at the last sample.
     guard let a = active, let last = previous else { return [] }
     active = nil
     guard last.t - a.start >= minDuration else { return [] }
-    return [ShakeEvent(start: a.start, end: last.t, reported: last.t, peakG: a.peak)]
+    return [DetectorEvent(start: a.start, end: last.t, reported: last.t, peakG: a.peak)]
   }
 }

@@ -4,16 +4,16 @@ import AccelCore
 /// one) gyroscope reading is NaN or infinite is skipped as a gap and never enters the
 /// detector's state, as the exported C's push and push_gyro skip it. Blocks without such rows
 /// (every block a reader gives unless `--allow-nonfinite`) pass through untouched.
-public struct FiniteSamplesOnly: ShakeDetector {
-  public private(set) var inner: any ShakeDetector
+public struct FiniteSamplesOnly: Detector {
+  public private(set) var inner: any Detector
 
-  public init(_ inner: any ShakeDetector) { self.inner = inner }
+  public init(_ inner: any Detector) { self.inner = inner }
 
-  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
+  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] {
     inner.process(Self.finiteRows(block))
   }
 
-  public mutating func finish() -> [ShakeEvent] { inner.finish() }
+  public mutating func finish() -> [DetectorEvent] { inner.finish() }
 
   /// Whether row `i` of `block` can enter a detector.
   static func isFinite(_ block: SampleBlock, _ i: Int) -> Bool {

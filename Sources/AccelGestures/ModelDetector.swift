@@ -6,22 +6,22 @@ import Synchronization
 /// gates as a rule. Its parameters are the event decoding's (`on`, `off`, `min_duration_s`,
 /// `max_duration_s`, `merge_gap_s`), set for every label the model emits; the model's own
 /// values are the defaults.
-public struct ModelDetector: ShakeDetector {
+public struct ModelDetector: Detector {
   var runner: ModelRunner
 
   public init(model: LearnedModel, decoding: [ProbabilityDecoder.Configuration]) throws {
     runner = try ModelRunner(model: model, decoding: decoding)
   }
 
-  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] { runner.process(block).map(Self.event) }
+  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] { runner.process(block).map(Self.event) }
 
-  public mutating func finish() -> [ShakeEvent] { runner.finish().map(Self.event) }
+  public mutating func finish() -> [DetectorEvent] { runner.finish().map(Self.event) }
 
   /// Times to the microsecond: the grid's sums (t0 + k / rate) are not worth their last digits.
   static func microseconds(_ t: Double) -> Double { abs(t) < 1e12 ? (t * 1e6).rounded() / 1e6 : t }
 
-  static func event(_ item: (label: String, event: ProbabilityDecoder.Event)) -> ShakeEvent {
-    ShakeEvent(
+  static func event(_ item: (label: String, event: ProbabilityDecoder.Event)) -> DetectorEvent {
+    DetectorEvent(
       start: microseconds(item.event.start), end: microseconds(item.event.end),
       reported: microseconds(item.event.reported), count: item.event.windows,
       status: item.event.cancelled ? .cancelled : .ended, label: item.label)
@@ -34,7 +34,7 @@ private struct ModelMaker: DetectorMaker {
   let name: String
   let model: LearnedModel
   let decoding: [ProbabilityDecoder.Configuration]
-  func make(rate: Double) throws -> any ShakeDetector {
+  func make(rate: Double) throws -> any Detector {
     for c in decoding { try c.validate(owner: name) }
     return try ModelDetector(model: model, decoding: decoding)
   }

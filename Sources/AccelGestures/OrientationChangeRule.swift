@@ -7,7 +7,7 @@ import AccelOrientation
 /// (gravity from the exponential low-pass, or from the fused attitude when the trace has a
 /// gyroscope; hysteresis; with the low-pass nothing announced while |a| is far from 1 g). The first orientation taken is not a change. Each event is the instant of the announcement, labelled `orientation-change`, with the
 /// new orientation in `axis`. A second kind of gesture, evaluated like the shakes.
-public struct OrientationChangeRule: ShakeRule {
+public struct OrientationChangeRule: Rule {
   public static let name = "orientation-change"
   public static let summary =
     "the device turned to a new orientation and held it (accelkit orientation --events)"
@@ -72,12 +72,12 @@ public struct OrientationChangeRule: ShakeRule {
     self.rate = rate
   }
 
-  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
+  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] {
     // The first orientation taken (from `unknown`) is where the trace starts, not a change.
     stage.events(block).filter { $0.from != .unknown }.map { e in
-      ShakeEvent(start: e.t, end: e.t, reported: e.t, axis: e.to.rawValue, label: Self.labels[0])
+      DetectorEvent(start: e.t, end: e.t, reported: e.t, axis: e.to.rawValue, label: Self.labels[0])
     }
   }
 
-  public mutating func finish() -> [ShakeEvent] { [] }
+  public mutating func finish() -> [DetectorEvent] { [] }
 }

@@ -1,6 +1,6 @@
 import AccelCore
 
-/// The seismic rule (square/seismic's ShakeDetector, the widely used Android detector), as
+/// The seismic rule (square/seismic's Detector, the widely used Android detector), as
 /// published:
 ///
 /// A sample is accelerating when |a| > `threshold` (13 m/s^2 by default, here in g: 13 / 9.80665;
@@ -9,7 +9,7 @@ import AccelCore
 /// half the window and at least `(n >> 1) + (n >> 2)` of its n samples accelerate (the original's
 /// integer rule; `strict = 1` requires a true 75%). The queue is then cleared. Sensitivity presets:
 /// light 11, medium 13, hard 15 m/s^2 (`sensitivity` 1, 2, 3 overrides `threshold`).
-public struct SeismicRule: ShakeRule {
+public struct SeismicRule: Rule {
   public static let name = "seismic"
   public static let summary = "most of the last 0.5 s above 13 m/s^2 (square/seismic)"
   /// The rule's settings; the defaults are the published detector's.
@@ -76,8 +76,8 @@ public struct SeismicRule: ShakeRule {
 
   var count: Int { times.count - head }
 
-  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
-    var events: [ShakeEvent] = []
+  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] {
+    var events: [DetectorEvent] = []
     for i in 0..<block.count {
       let t = block.t[i]
       let m2 = block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i]
@@ -96,7 +96,7 @@ public struct SeismicRule: ShakeRule {
       let enough = strict ? acceleratingCount * 4 >= n * 3 : acceleratingCount >= (n >> 1) + (n >> 2)
       if times[times.count - 1] - times[head] >= window / 2 && enough {
         events.append(
-          ShakeEvent(
+          DetectorEvent(
             start: times[head], end: t, reported: t, peakG: magnitudes[head...].max(),
             count: acceleratingCount))
         times.removeAll(keepingCapacity: true)
@@ -114,5 +114,5 @@ public struct SeismicRule: ShakeRule {
     return events
   }
 
-  public mutating func finish() -> [ShakeEvent] { [] }
+  public mutating func finish() -> [DetectorEvent] { [] }
 }

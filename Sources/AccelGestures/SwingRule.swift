@@ -33,7 +33,7 @@ import AccelOrientation
 /// reading clipped by the sensor's range flattens the peaks but not the crossings, so clipping
 /// changes the durations little. `peak_g` is the mean half-swing peak (the strength), `count`
 /// the half-swings, `axis` the device axis nearest to the swing axis.
-public struct SwingRule: ShakeRule {
+public struct SwingRule: Rule {
   public static let name = "swing"
   public static let summary = "balanced back-and-forth swings along the principal axis (accelkit's own)"
 
@@ -155,8 +155,8 @@ public struct SwingRule: ShakeRule {
     bridge = configuration.pauseSeconds
   }
 
-  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
-    var events: [ShakeEvent] = []
+  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] {
+    var events: [DetectorEvent] = []
     var gravity: (x: [Double], y: [Double], z: [Double])?
     if c.gyroscope == 1 && block.gyroscope != nil {
       if fused == nil {
@@ -173,13 +173,13 @@ public struct SwingRule: ShakeRule {
     return events
   }
 
-  public mutating func finish() -> [ShakeEvent] {
+  public mutating func finish() -> [DetectorEvent] {
     closeRun().map { [$0] } ?? []
   }
 
   private mutating func step(
     t: Double, x: Double, y: Double, z: Double, fusedGravity: (Double, Double, Double)?
-  ) -> ShakeEvent? {
+  ) -> DetectorEvent? {
     guard x.isFinite && y.isFinite && z.isFinite else { return nil }
     guard let previous = previousTime else {
       previousTime = t
@@ -246,7 +246,7 @@ public struct SwingRule: ShakeRule {
     }
     let (earlier, later) = (beforeLast, lastValue)
     (beforeLast, lastValue) = (lastValue, s)
-    var event: ShakeEvent?
+    var event: DetectorEvent?
     let direction = s > c.hysteresisG ? 1 : s < -c.hysteresisG ? -1 : 0
     if direction != 0 && direction != sign {
       // The half-swing in progress ended at the last zero crossing.
@@ -286,7 +286,7 @@ public struct SwingRule: ShakeRule {
   }
 
   /// A half-swing from `halfStart` to `end` with peak `halfPeak` in direction `sign` is complete.
-  private mutating func endHalfSwing(at end: Double) -> ShakeEvent? {
+  private mutating func endHalfSwing(at end: Double) -> DetectorEvent? {
     let duration = end - halfStart
     let counts = halfPeak >= c.swingG && duration >= shortest && duration <= longest
     // A reported shake survives a half-swing that does not count (a hiccup in the motion); any
@@ -360,12 +360,12 @@ public struct SwingRule: ShakeRule {
   static let freeFallLimit = 1.2
 
   /// Ends the current run; returns its shake if it qualified.
-  private mutating func closeRun() -> ShakeEvent? {
+  private mutating func closeRun() -> DetectorEvent? {
     defer { run = Run() }
     guard run.count > 0, let reported = run.reported else { return nil }
     let strength = run.strength / Double(run.count)
     let k = axisVotes.indices.max { axisVotes[$0] < axisVotes[$1] } ?? 0
-    return ShakeEvent(
+    return DetectorEvent(
       start: run.start, end: run.end, reported: reported, peakG: strength, count: run.count,
       axis: ["x", "y", "z"][k])
   }

@@ -13,7 +13,7 @@ import AccelCore
 /// shake is recorded if count >= `min_moves` and the largest registered swing reached `peak_g`;
 /// then everything resets. The event spans the first registered movement's start to the last
 /// registered movement's end; it is reported when the pause runs out.
-public struct ThreePeakRule: ShakeRule {
+public struct ThreePeakRule: Rule {
   public static let name = "three-peak"
   public static let summary = "alternating swings of user acceleration on x or y (iPhone in Action)"
   /// The rule's settings; the defaults are the book's.
@@ -106,8 +106,8 @@ public struct ThreePeakRule: ShakeRule {
     pauseFromMovement = c.pauseFromMovement == 1
   }
 
-  public mutating func process(_ block: SampleBlock) -> [ShakeEvent] {
-    var events: [ShakeEvent] = []
+  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] {
+    var events: [DetectorEvent] = []
     for i in 0..<block.count {
       let t = block.t[i]
       if let last = pauseFromMovement ? lastMoving : lastRegistered, t - last > gap {
@@ -153,13 +153,13 @@ public struct ThreePeakRule: ShakeRule {
     return events
   }
 
-  public mutating func finish() -> [ShakeEvent] {
+  public mutating func finish() -> [DetectorEvent] {
     guard let last = pauseFromMovement ? lastMoving : lastRegistered, let e = closeGroup(at: last + gap)
     else { return [] }
     return [e]
   }
 
-  private mutating func closeGroup(at t: Double) -> ShakeEvent? {
+  private mutating func closeGroup(at t: Double) -> DetectorEvent? {
     defer {
       lastDirection = [0, 0]
       count = 0
@@ -169,7 +169,7 @@ public struct ThreePeakRule: ShakeRule {
       largest = 0
     }
     guard count >= minMoves && largest >= peakG else { return nil }
-    return ShakeEvent(
+    return DetectorEvent(
       start: groupStart, end: groupEnd, reported: t, peakG: largest, count: count,
       axis: perAxis[0] >= perAxis[1] ? "x" : "y")
   }

@@ -37,8 +37,8 @@ struct TraceBuilder {
   }
 }
 
-func run(_ rule: inout some ShakeRule, _ block: SampleBlock, blockSize: Int = 8192) -> [ShakeEvent] {
-  var events: [ShakeEvent] = []
+func run(_ rule: inout some Rule, _ block: SampleBlock, blockSize: Int = 8192) -> [DetectorEvent] {
+  var events: [DetectorEvent] = []
   var i = 0
   while i < block.count {
     let end = min(i + blockSize, block.count)
@@ -50,7 +50,7 @@ func run(_ rule: inout some ShakeRule, _ block: SampleBlock, blockSize: Int = 81
 
 /// The three-peak rule with a gravity estimate so slow (alpha 0.001) that the user acceleration is
 /// the built swing itself: these tests check the rule's logic on exact swing sizes.
-func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
+func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [DetectorEvent] {
   var rule = try make(ThreePeakRule.self, rate: b.rate, ["alpha": 0.001].merging(params) { $1 })
   return run(&rule, b.block)
 }
@@ -184,7 +184,7 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
 }
 
 @Suite struct SeismicTests {
-  func seismic(_ samples: [(Double, Double)], _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
+  func seismic(_ samples: [(Double, Double)], _ params: [String: Double] = [:]) throws -> [DetectorEvent] {
     // (t, |a| in g) along z.
     let block = SampleBlock(t: samples.map(\.0), x: samples.map { _ in 0 }, y: samples.map { _ in 0 }, z: samples.map(\.1))
     var rule = try make(SeismicRule.self, rate: 50, params)
@@ -252,7 +252,7 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
 }
 
 @Suite struct AngularChangeTests {
-  func angular(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [ShakeEvent] {
+  func angular(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [DetectorEvent] {
     var rule = try make(AngularChangeRule.self, rate: b.rate, params)
     return run(&rule, b.block)
   }
@@ -345,20 +345,20 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
 }
 
 @Suite struct STLogTests {
-  func events(_ rule: any ShakeRule.Type, _ file: String) throws -> [ShakeEvent] {
+  func events(_ rule: any Rule.Type, _ file: String) throws -> [DetectorEvent] {
     var settings = TraceReadSettings()
     settings.columns = try ColumnSpec(parsing: "x=1,y=2,z=3")
     settings.rate = 30
     settings.convention = .specificForce
     let (source, _) = try TraceOpener.open(path: Paths.real("st-mlc/") + file, settings: settings)
     var detector = try RuleSetting(rule: rule.name).detector(rate: 30)
-    var out: [ShakeEvent] = []
+    var out: [DetectorEvent] = []
     while let block = try source.next() { out += detector.process(block) }
     return out + detector.finish()
   }
 
   @Test func stationaryGivesNoneAndShakingIsMostlyCovered() throws {
-    for rule in ShakeRules.emitting("shake") {
+    for rule in Detectors.emitting("shake") {
       for file in ["stationary.csv", "stationary_not_upright.csv", "other.txt"] {
         #expect(try events(rule, file).isEmpty, "\(rule.name) on \(file)")
       }
@@ -380,7 +380,7 @@ func threePeak(_ b: TraceBuilder, _ params: [String: Double] = [:]) throws -> [S
 }
 
 /// A rule made with parameters set by name on its typed configuration.
-func make<R: ShakeRule>(_ type: R.Type, rate: Double, _ parameters: [String: Double]) throws -> R {
+func make<R: Rule>(_ type: R.Type, rate: Double, _ parameters: [String: Double]) throws -> R {
   var configuration = R.Configuration()
   for name in parameters.keys.sorted() { try configuration.set(name, to: parameters[name]!, owner: R.name) }
   return try R(rate: rate, configuration: configuration)
@@ -401,7 +401,7 @@ func make<R: ShakeRule>(_ type: R.Type, rate: Double, _ parameters: [String: Dou
     }
   }
 
-  func swing(_ b: TraceBuilder, _ params: [String: Double] = [:], clip: Double? = nil) throws -> [ShakeEvent] {
+  func swing(_ b: TraceBuilder, _ params: [String: Double] = [:], clip: Double? = nil) throws -> [DetectorEvent] {
     var block = b.block
     if let clip {
       for i in 0..<block.count {
@@ -522,7 +522,7 @@ func make<R: ShakeRule>(_ type: R.Type, rate: Double, _ parameters: [String: Dou
     }
     #expect(FiniteSamplesOnly.finiteRows(dirty) == clean)
     #expect(FiniteSamplesOnly.finiteRows(clean) == clean)
-    for name in ShakeRules.names {
+    for name in Detectors.names {
       let setting = try RuleSetting(rule: name)
       var once = [clean].makeIterator()
       let expected = try setting.detect(rate: 100) { once.next() }

@@ -214,7 +214,7 @@ import Testing
     let integral: Set<String> = ["movements", "flag", "pairs", "preset", "samples", "count"]
     var tried = 0
     for rule in Self.rules {
-      let rows = ShakeRules.parameterRows(try #require(ShakeRules.named(rule)))
+      let rows = Detectors.parameterRows(try #require(Detectors.named(rule)))
       var settings = 0
       var attempts = 0
       while settings < 4 && attempts < 40 {
@@ -431,7 +431,7 @@ extension ExportCLITests {
       Comment(rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")))
     let dir = Paths.temporaryDirectory()
     let rate = formatNumber(DetectorExport.footprintRate)
-    for name in ShakeRules.names {
+    for name in Detectors.names {
       let out = dir + "/" + name
       let export = try accelkit(["export", "--rule", name, "--precision", "float", "--rate", rate, "-o", out])
       #expect(export.status == 0, "\(name): \(export.stderr)")
@@ -518,7 +518,7 @@ extension ExportCLITests {
       let eventsFiles = gyroscope ? gyroscopeIndices.map { allEvents[$0] } : allEvents
       var f1 = [Double?]()
       var events = [[[LabeledInterval]]]()
-      let label = try #require(ShakeRules.named(rule)?.labels[0] ?? BuiltInModels.named(rule)?.labels[0])
+      let label = try #require(Detectors.named(rule)?.labels[0] ?? BuiltInModels.named(rule)?.labels[0])
       for precision in ["double", "float"] {
         _ = try Self.differences(rule: rule, params: params, traces: traces, in: dir, precision: precision)
         var total = Metrics()

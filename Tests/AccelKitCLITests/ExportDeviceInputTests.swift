@@ -48,7 +48,7 @@ import Testing
     Self.write(dir + "/constant-base.csv", fields.map { "\($0[0]),\($0[1]),\($0[2]),-1" })
     Self.write(dir + "/days.csv", fields.map { "\(formatNumber(Double($0[0])! + 259_200)),\($0[1]),\($0[2]),\($0[3])" })
     let sanitize = "-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
-    for name in ShakeRules.names {
+    for name in Detectors.names {
       for precision in ["double", "float"] {
         let out = "\(dir)/\(name)-\(precision)"
         var script = "set -e\n"

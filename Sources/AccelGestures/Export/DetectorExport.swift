@@ -180,7 +180,7 @@ public enum DetectorExport {
   /// Every parameter of the setting's rule with its value (the defaults included), in the table's
   /// order.
   static func parameterValues(_ setting: RuleSetting) -> [(name: String, value: Double, unit: String)] {
-    let rows = ShakeRules.named(setting.rule).map { ShakeRules.parameterRows($0) } ?? []
+    let rows = Detectors.named(setting.rule).map { Detectors.parameterRows($0) } ?? []
     return rows.map { row in
       (row.name, setting.assignments.first { $0.name == row.name }?.value ?? row.defaultValue, row.unit)
     }

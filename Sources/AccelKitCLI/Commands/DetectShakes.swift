@@ -45,7 +45,7 @@ struct DetectShakes: ParsableCommand {
 
   @Option(
     help: "The rule (see --list-params; default: learned-shake, or the one --params-file sets).",
-    completion: .list(ShakeRules.names))
+    completion: .list(Detectors.names))
   var rule: String?
 
   @Option(
@@ -57,7 +57,7 @@ struct DetectShakes: ParsableCommand {
   @Option(
     name: .customLong("param"),
     help: ArgumentHelp("Set a rule parameter (repeatable); see --list-params.", valueName: "name=value"),
-    completion: .list(ShakeRules.parameterCompletions))
+    completion: .list(Detectors.parameterCompletions))
   var params: [String] = []
 
   @Option(
@@ -77,8 +77,8 @@ struct DetectShakes: ParsableCommand {
     if model != nil, rule != nil {
       throw ValidationError("give --rule or --model, not both")
     }
-    if !listParams, model == nil, let rule, !ShakeRules.isDetector(rule) {
-      throw ValidationError(ShakeRules.unknown(rule).message)
+    if !listParams, model == nil, let rule, !Detectors.isDetector(rule) {
+      throw ValidationError(Detectors.unknown(rule).message)
     }
   }
 
@@ -89,7 +89,7 @@ struct DetectShakes: ParsableCommand {
     }
     // Bad parameters before reading; a parameter file's items come first, --param overrides.
     let setting = try RuleSetting.chosen(
-      rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: ShakeRules.recommended)
+      rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: Detectors.recommended)
     let settings = try input.settings()
     let paths = traces.isEmpty ? ["-"] : traces
     if traces.isEmpty && isatty(0) != 0 {

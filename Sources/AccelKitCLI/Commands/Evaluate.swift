@@ -58,7 +58,7 @@ struct Evaluate: ParsableCommand {
   var labels: String?
 
   @Option(
-    name: .customLong("rule"), help: "A rule to evaluate (repeatable; default: all).", completion: .list(ShakeRules.names))
+    name: .customLong("rule"), help: "A rule to evaluate (repeatable; default: all).", completion: .list(Detectors.names))
   var rules: [String] = []
 
   @Option(
@@ -71,7 +71,7 @@ struct Evaluate: ParsableCommand {
   @Option(
     name: .customLong("param"),
     help: ArgumentHelp("Set a parameter: RULE.NAME=VALUE (repeatable).", valueName: "rule.name=value"),
-    completion: .list(ShakeRules.parameterCompletions))
+    completion: .list(Detectors.parameterCompletions))
   var params: [String] = []
 
   @Option(
@@ -113,7 +113,7 @@ struct Evaluate: ParsableCommand {
   var shardBy: ShardSpec.Key = .hash
 
   func validate() throws {
-    for r in rules where !ShakeRules.isDetector(r) { throw ValidationError(ShakeRules.unknown(r).message) }
+    for r in rules where !Detectors.isDetector(r) { throw ValidationError(Detectors.unknown(r).message) }
     if let shard {
       do { _ = try ShardSpec(parsing: shard) } catch let error as AccelError {
         throw ValidationError(error.message)

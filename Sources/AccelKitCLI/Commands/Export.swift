@@ -35,8 +35,8 @@ struct Export: ParsableCommand {
       """)
 
   @Option(
-    help: "The rule to export (see detect-shakes --list-params; default: \(ShakeRules.recommended), as detect-shakes).",
-    completion: .list(ShakeRules.names))
+    help: "The rule to export (see detect-shakes --list-params; default: \(Detectors.recommended), as detect-shakes).",
+    completion: .list(Detectors.names))
   var rule: String?
 
   @Option(
@@ -49,7 +49,7 @@ struct Export: ParsableCommand {
     name: .customLong("param"),
     help: ArgumentHelp(
       "Set a rule parameter (repeatable); see detect-shakes --list-params.", valueName: "name=value"),
-    completion: .list(ShakeRules.parameterCompletions))
+    completion: .list(Detectors.parameterCompletions))
   var params: [String] = []
 
   @Option(
@@ -85,12 +85,12 @@ struct Export: ParsableCommand {
     do { try ExportSettings.check(prefix: prefix) } catch let error as AccelError {
       throw ValidationError(error.message)
     }
-    if let rule, !ShakeRules.isDetector(rule) { throw ValidationError(ShakeRules.unknown(rule).message) }
+    if let rule, !Detectors.isDetector(rule) { throw ValidationError(Detectors.unknown(rule).message) }
   }
 
   func run() throws {
     let setting = try RuleSetting.chosen(
-      rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: ShakeRules.recommended)
+      rule: rule, model: model, params: params, paramsFile: paramsFile, fallback: Detectors.recommended)
     var settings = ExportSettings()
     settings.precision = precision
     settings.prefix = prefix

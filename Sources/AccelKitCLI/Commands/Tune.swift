@@ -51,7 +51,7 @@ struct Tune: ParsableCommand {
   )
   var datasets: [String]
 
-  @Option(help: "The rule to tune.", completion: .list(ShakeRules.names))
+  @Option(help: "The rule to tune.", completion: .list(Detectors.names))
   var rule: String
 
   @Option(
@@ -105,7 +105,7 @@ struct Tune: ParsableCommand {
   @Option(
     name: .customLong("param"),
     help: ArgumentHelp("Hold a parameter fixed (repeatable).", valueName: "name=value"),
-    completion: .list(ShakeRules.parameterCompletions))
+    completion: .list(Detectors.parameterCompletions))
   var params: [String] = []
 
   @Option(
@@ -137,9 +137,9 @@ struct Tune: ParsableCommand {
       throw ValidationError(
         "\(rule) is a learned model: accelkit train chose its decoding; sweep it with evaluate --sweep \(rule).on=FROM:TO:STEP, or train another")
     }
-    guard ShakeRules.named(rule) != nil else {
+    guard Detectors.named(rule) != nil else {
       throw ValidationError(
-        "unknown rule \"\(rule)\"; the rules are \(ShakeRules.all.map { $0.name }.joined(separator: ", "))")
+        "unknown rule \"\(rule)\"; the rules are \(Detectors.all.map { $0.name }.joined(separator: ", "))")
     }
     if datasets.isEmpty { throw ValidationError("give at least one dataset") }
     if !(2...100_000).contains(trials) {

@@ -2,7 +2,7 @@ import AccelCore
 import AccelLearning
 
 /// A detected event (a shake, or any other labelled gesture), or a cancelled one.
-public struct ShakeEvent: Equatable, Sendable {
+public struct DetectorEvent: Equatable, Sendable {
   public enum Status: String, Sendable { case ended, cancelled }
   /// What was detected: one of the detector's `labels`.
   public var label: String
@@ -41,15 +41,15 @@ public typealias RuleConfiguration = TunableConfiguration
 
 /// A detector of events: a streaming state machine fed block by block (processing in chunks
 /// equals processing in one go). The rules and the learned models are detectors.
-public protocol ShakeDetector {
+public protocol Detector {
   /// Feeds samples (seconds, g, Apple's convention); returns the events they complete.
-  mutating func process(_ block: SampleBlock) -> [ShakeEvent]
+  mutating func process(_ block: SampleBlock) -> [DetectorEvent]
   /// The end of the trace: returns an event still open, if the detector reports it.
-  mutating func finish() -> [ShakeEvent]
+  mutating func finish() -> [DetectorEvent]
 }
 
 /// A hand-written shake detector, made from a sample rate and its typed configuration.
-public protocol ShakeRule: ShakeDetector {
+public protocol Rule: Detector {
   associatedtype Configuration: RuleConfiguration
   static var name: String { get }
   static var summary: String { get }
@@ -60,7 +60,7 @@ public protocol ShakeRule: ShakeDetector {
   init(rate: Double, configuration: Configuration) throws
 }
 
-extension ShakeRule {
+extension Rule {
   public static var labels: [String] { ["shake"] }
 }
 
@@ -85,7 +85,7 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
       self = try Self.model(model, name: rule, assignments: assignments)
       return
     }
-    guard let type = ShakeRules.named(rule) else { throw ShakeRules.unknown(rule) }
+    guard let type = Detectors.named(rule) else { throw Detectors.unknown(rule) }
     self = try Self.make(type, assignments: assignments)
   }
 
@@ -96,7 +96,7 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
     self.maker = maker
   }
 
-  private static func make<R: ShakeRule>(_ type: R.Type, assignments: [(String, Double)]) throws -> RuleSetting {
+  private static func make<R: Rule>(_ type: R.Type, assignments: [(String, Double)]) throws -> RuleSetting {
     var configuration = R.Configuration()
     var sorted: [(name: String, value: Double)] = []
     for (name, value) in assignments {
@@ -111,15 +111,15 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   /// A detector for a trace at `rate` Hz.
   /// The setting's detector for a trace at `rate` Hz, fed finite samples only
   /// (`FiniteSamplesOnly`: a non-finite row is a gap, as in the exported C).
-  public func detector(rate: Double) throws -> any ShakeDetector {
+  public func detector(rate: Double) throws -> any Detector {
     FiniteSamplesOnly(try maker.make(rate: rate))
   }
 
   /// Runs a detector over a whole trace, block by block from `next` (nil at the end), in
   /// constant memory.
-  public func detect(rate: Double, next: () throws -> SampleBlock?) throws -> [ShakeEvent] {
+  public func detect(rate: Double, next: () throws -> SampleBlock?) throws -> [DetectorEvent] {
     var detector = try self.detector(rate: rate)
-    var events: [ShakeEvent] = []
+    var events: [DetectorEvent] = []
     while let block = try next() { events += detector.process(block) }
     events += detector.finish()
     return events
@@ -129,7 +129,7 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   /// prints them.
   public static var parameterList: String {
     parameterListing(
-      ShakeRules.all.map { ($0.name, $0.summary, ShakeRules.parameterRows($0)) }
+      Detectors.all.map { ($0.name, $0.summary, Detectors.parameterRows($0)) }
         + BuiltInModels.names.map { name in
           (
             name, "accelkit's learned shake detector (the default; its event decoding)",
@@ -158,19 +158,19 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
 
 /// Makes detectors of one rule from a fixed configuration.
 protocol DetectorMaker: Sendable {
-  func make(rate: Double) throws -> any ShakeDetector
+  func make(rate: Double) throws -> any Detector
 }
 
-private struct Maker<R: ShakeRule>: DetectorMaker {
+private struct Maker<R: Rule>: DetectorMaker {
   let configuration: R.Configuration
-  func make(rate: Double) throws -> any ShakeDetector { try R(rate: rate, configuration: configuration) }
+  func make(rate: Double) throws -> any Detector { try R(rate: rate, configuration: configuration) }
 }
 
 /// The detectors accelkit knows, by name: the shake rules and the other gesture kinds. A new kind
-/// is a type conforming to `ShakeRule` with its own `labels`, added here; `detect-shakes` and
+/// is a type conforming to `Rule` with its own `labels`, added here; `detect-shakes` and
 /// `evaluate` need no change.
-public enum ShakeRules {
-  public static var all: [any ShakeRule.Type] {
+public enum Detectors {
+  public static var all: [any Rule.Type] {
     [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, SwingRule.self, OrientationChangeRule.self]
   }
 
@@ -194,9 +194,9 @@ public enum ShakeRules {
   }
 
   /// The detectors that emit `label`.
-  public static func emitting(_ label: String) -> [any ShakeRule.Type] { all.filter { $0.labels.contains(label) } }
+  public static func emitting(_ label: String) -> [any Rule.Type] { all.filter { $0.labels.contains(label) } }
 
-  public static func named(_ name: String) -> (any ShakeRule.Type)? {
+  public static func named(_ name: String) -> (any Rule.Type)? {
     all.first { $0.name == name }
   }
 
@@ -213,8 +213,8 @@ public enum ShakeRules {
   }
 
   /// Each rule's parameters for `--list-params`: name, unit, default, meaning, range.
-  public static func parameterRows(_ rule: any ShakeRule.Type) -> [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
-    func rows<R: ShakeRule>(_ r: R.Type) -> [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
+  public static func parameterRows(_ rule: any Rule.Type) -> [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
+    func rows<R: Rule>(_ r: R.Type) -> [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
       R.Configuration.parameterRows
     }
     return rows(rule)
@@ -222,8 +222,8 @@ public enum ShakeRules {
 }
 
 /// Runs a detector over a whole source.
-public func detect(_ rule: inout some ShakeDetector, source: TraceSource) throws -> [ShakeEvent] {
-  var events: [ShakeEvent] = []
+public func detect(_ rule: inout some Detector, source: TraceSource) throws -> [DetectorEvent] {
+  var events: [DetectorEvent] = []
   while let block = try source.next() { events += rule.process(block) }
   events += rule.finish()
   return events
