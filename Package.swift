@@ -10,8 +10,9 @@ let package = Package(
     .library(
       name: "AccelKit",
       targets: [
-        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation",
-        "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning", "AccelTraining",
+        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelExport", "AccelEvaluation",
+        "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning",
+        "AccelTraining",
       ]),
   ],
   dependencies: [
@@ -45,10 +46,14 @@ let package = Package(
     .target(name: "AccelLearning", dependencies: ["AccelCore", "AccelIO", "AccelSpectral"]),
     .target(
       name: "AccelGestures", dependencies: ["AccelCore", "AccelFilters", "AccelOrientation", "AccelLearning"]),
+    // The detectors as single-header C99 libraries (accelkit export) and what they cost a device.
+    .target(
+      name: "AccelExport", dependencies: ["AccelCore", "AccelGestures", "AccelLearning", "AccelOrientation"]),
     .target(
       name: "AccelTraining",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelPlot", "CXGBoost",
+        "AccelCore", "AccelIO", "AccelLearning", "AccelGestures", "AccelExport", "AccelEvaluation", "AccelPlot",
+        "CXGBoost",
       ]
     ),
     .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures", "AccelPlot"]),
@@ -63,9 +68,9 @@ let package = Package(
     .executableTarget(
       name: "AccelKitCLI",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelEvaluation", "AccelOrientation",
-        "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning", "AccelTraining",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelExport", "AccelEvaluation",
+        "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning",
+        "AccelTraining", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [.linkedLibrary("m")],
       plugins: ["BuildInfo"]
@@ -106,7 +111,7 @@ let package = Package(
     .testTarget(
       name: "AccelKitCLITests",
       dependencies: [
-        "AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "AccelGestures",
+        "AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelExport",
         "AccelEvaluation", "AccelLearning",
         "TestSupport",
       ]

@@ -62,14 +62,14 @@ public struct AngularChangeRule: Rule {
     ]
   }
 
-  let pairs: Int
-  let begin: Double
-  let end: Double
-  let minDuration: Double
-  let maxDuration: Double
-  let refractory: Double
+  package let pairs: Int
+  package let begin: Double
+  package let end: Double
+  package let minDuration: Double
+  package let maxDuration: Double
+  package let refractory: Double
   /// Whether `pairs` came from a window in seconds (then it depends on the rate).
-  let usesRate: Bool
+  package let usesRate: Bool
   private var previous: (t: Double, x: Double, y: Double, z: Double)? = nil
   private var previousVelocity: Double? = nil
   private var changes: [Double]

@@ -7,7 +7,7 @@ import Synchronization
 /// `max_duration_s`, `merge_gap_s`), set for every label the model emits; the model's own
 /// values are the defaults.
 public struct ModelDetector: Detector {
-  var runner: ModelRunner
+  package var runner: ModelRunner
 
   public init(model: LearnedModel, decoding: [ProbabilityDecoder.Configuration]) throws {
     runner = try ModelRunner(model: model, decoding: decoding)

@@ -53,11 +53,11 @@ public struct OrientationChangeRule: Rule {
 
   private var stage: OrientationStage
   /// The gravity low-pass factor per sample at the rate (what an export bakes in).
-  let alpha: Double
+  package let alpha: Double
   /// The nominal sample rate (what an export's fused gravity is made for).
-  let rate: Double
+  package let rate: Double
   /// The stage's settings: gravity, classifier, settle time.
-  var settings: OrientationSettings { stage.settings }
+  package var settings: OrientationSettings { stage.settings }
 
   public init(rate: Double, configuration c: Configuration = Configuration()) throws {
     var settings = OrientationSettings()

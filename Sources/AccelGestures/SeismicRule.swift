@@ -46,13 +46,13 @@ public struct SeismicRule: Rule {
     ]
   }
 
-  let thresholdSquared: Double
-  let window: Double
-  let minQueue: Int
-  let strict: Bool
+  package let thresholdSquared: Double
+  package let window: Double
+  package let minQueue: Int
+  package let strict: Bool
   /// Room for the queue at `rate` with intervals down to half the nominal one (what a
   /// fixed-size copy of the queue, the exported C's, needs).
-  let queueCapacity: Int
+  package let queueCapacity: Int
   private var times: [Double] = []
   private var accelerating: [Bool] = []
   private var magnitudes: [Double] = []

@@ -86,21 +86,21 @@ public struct SwingRule: Rule {
     ]
   }
 
-  let c: Configuration
-  let rate: Double
+  package let c: Configuration
+  package let rate: Double
   /// The fused attitude, made at the first block with a gyroscope when `gyro` is 1.
   private var fused: AttitudeStage?
   /// Its settings: VQF without the magnetometer (gravity needs no heading).
-  static let fusion: AttitudeSettings = {
+  package static let fusion: AttitudeSettings = {
     var settings = AttitudeSettings()
     settings.method = .vqf
     settings.magnetometer = .off
     return settings
   }()
-  let shortest: Double
-  let longest: Double
+  package let shortest: Double
+  package let longest: Double
   /// How long a reported shake may pause and go on as the same shake.
-  let bridge: Double
+  package let bridge: Double
   // Gravity: two cascaded one-pole low-passes.
   private var g1 = (0.0, 0.0, 0.0), g2 = (0.0, 0.0, 0.0)
   private var previousTime: Double?
@@ -353,11 +353,11 @@ public struct SwingRule: Rule {
 
   /// Readings at their maximum count as clipped only from this size on (g): no accelerometer
   /// clips below 1.5 g, and a quiet trace's largest reading is not a rail.
-  static let railFloor = 1.5
+  package static let railFloor = 1.5
 
   /// In a clipped run, the unclipped direction's mean peak must exceed this (g): more than free
   /// fall with margin, which gait's shallow phase cannot.
-  static let freeFallLimit = 1.2
+  package static let freeFallLimit = 1.2
 
   /// Ends the current run; returns its shake if it qualified.
   private mutating func closeRun() -> DetectorEvent? {

@@ -61,14 +61,14 @@ public struct ThreePeakRule: Rule {
     ]
   }
 
-  let alpha: Double
-  let moveG: Double
-  let peakG: Double
-  let gap: Double
-  let minMoves: Int
-  let pauseFromMovement: Bool
+  package let alpha: Double
+  package let moveG: Double
+  package let peakG: Double
+  package let gap: Double
+  package let minMoves: Int
+  package let pauseFromMovement: Bool
   /// Whether `alpha` came from a cutoff in Hz (then it depends on the rate).
-  let usesRate: Bool
+  package let usesRate: Bool
 
   // Gravity estimate.
   private var gravity: (Double, Double)? = nil

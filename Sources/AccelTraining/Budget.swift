@@ -1,4 +1,5 @@
 import AccelCore
+import AccelExport
 import AccelGestures
 import AccelLearning
 

@@ -1,5 +1,6 @@
 import AccelCore
 import AccelEvaluation
+import AccelExport
 import AccelGestures
 import AccelIO
 import ArgumentParser

@@ -1,3 +1,4 @@
+import AccelGestures
 import AccelCore
 
 /// How `accelkit export` writes a detector as portable source.

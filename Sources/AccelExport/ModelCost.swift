@@ -1,3 +1,4 @@
+import AccelGestures
 import AccelLearning
 
 /// What a learned model's exported C costs a Cortex-M4F in float (ModelExport's state and code),

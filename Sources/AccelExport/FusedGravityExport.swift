@@ -1,3 +1,4 @@
+import AccelGestures
 import AccelCore
 import AccelOrientation
 

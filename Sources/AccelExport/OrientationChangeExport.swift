@@ -1,3 +1,4 @@
+import AccelGestures
 import AccelOrientation
 
 extension OrientationChangeRule: CExportable {

@@ -1,3 +1,6 @@
+import AccelCore
+import AccelGestures
+
 extension SwingRule: CExportable {
   var exportUsesRate: Bool { c.gyroscope == 1 }
 

@@ -1,3 +1,6 @@
+import AccelCore
+import AccelGestures
+
 extension AngularChangeRule: CExportable {
   var exportUsesRate: Bool { usesRate }
 

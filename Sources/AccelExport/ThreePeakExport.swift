@@ -1,3 +1,6 @@
+import AccelCore
+import AccelGestures
+
 extension ThreePeakRule: CExportable {
   var exportUsesRate: Bool { usesRate }
 

@@ -1,3 +1,6 @@
+import AccelCore
+import AccelGestures
+
 extension SeismicRule: CExportable {
   var exportUsesRate: Bool { true }
 
