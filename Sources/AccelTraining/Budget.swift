@@ -42,9 +42,9 @@ public struct DeviceBudget: Equatable, Sendable {
     if let ram {
       let candidates = Self.specs(from: settings.spec)
       guard let spec = candidates.first(where: { ModelCost.ram(spec: $0) <= ram }) else {
-        let smallest = candidates.map { ModelCost.ram(spec: $0) }.min() ?? 0
+        let smallest = candidates.min { ModelCost.ram(spec: $0) < ModelCost.ram(spec: $1) } ?? settings.spec
         throw AccelError.usage(
-          "no feature set fits \(ram) bytes of RAM: the smallest tried (one 1 s window on a 12.5 Hz grid) needs about \(smallest)",
+          "no feature set fits \(ram) bytes of RAM: the smallest tried (windows of \(smallest.widthsSeconds.map(formatNumber).joined(separator: ", ")) s on a \(formatNumber(smallest.rateHz)) Hz grid) needs about \(ModelCost.ram(spec: smallest))",
           hint:
             "a model's state holds its window of every signal; give more RAM, or use a rule (accelkit export --rule swing needs 364 bytes)"
         )

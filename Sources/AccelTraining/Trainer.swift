@@ -4,6 +4,12 @@ import AccelGestures
 import AccelIO
 import AccelLearning
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// How `accelkit train` learns a detector: the features, XGBoost's settings, the
 /// cross-validation and the objective the event decoding is chosen by.
 public struct TrainingSettings: Sendable {
@@ -93,17 +99,10 @@ public struct TrainingSettings: Sendable {
   }
 }
 
-/// Whether `name` matches `pattern`, where `*` stands for any run of characters (none included).
+/// Whether `name` matches `pattern`, where `*` stands for any run of characters (fnmatch's shell
+/// pattern, which also takes `?` and `[...]`).
 func featurePattern(_ pattern: String, matches name: String) -> Bool {
-  let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
-  guard parts.count > 1 else { return pattern == name }
-  guard name.hasPrefix(parts[0]), name.count >= parts[0].count + parts[parts.count - 1].count else { return false }
-  var rest = Substring(name.dropFirst(parts[0].count))
-  for part in parts.dropFirst().dropLast() where !part.isEmpty {
-    guard let found = rest.firstRange(of: part) else { return false }
-    rest = rest[found.upperBound...]
-  }
-  return rest.hasSuffix(parts[parts.count - 1])
+  fnmatch(pattern, name, 0) == 0
 }
 
 /// The windows of one trace: features (32-bit, as XGBoost reads them), times and per-label

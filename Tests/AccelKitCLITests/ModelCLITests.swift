@@ -134,6 +134,36 @@ import Testing
     #expect(both.status == 64)
   }
 
+  /// scripts/explain_model.py on the built-in model and generated shakes: the feature that raises
+  /// the probability most is the generator's straight line (`w1_linearity`), as docs/LEARNING.md
+  /// says.
+  @Test func explainModelNamesWhatTheBuiltInModelLeansOn() throws {
+    let python = try #require(
+      Tools.python(importing: ["numpy", "xgboost"]),
+      Comment(rawValue: Tools.missing("python3 with xgboost", package: "xgboost-cpu")))
+    let dir = Paths.temporaryDirectory()
+    #expect(try accelkit(["generate", "-o", dir + "/g", "--traces", "4", "--seed", "5", "--scenario", "shakes"]).status == 0)
+    var files: [String] = []
+    for k in 0..<4 {
+      let name = "00\(k)"
+      let f = try accelkit([
+        "features", "\(dir)/g/\(name).csv", "--labels", "\(dir)/g/\(name).events.csv", "-o", "\(dir)/f\(k).csv",
+      ])
+      #expect(f.status == 0, "\(f.stderr)")
+      files.append("'\(dir)/f\(k).csv'")
+    }
+    let r = try accelkit(
+      [],
+      shell:
+        "'\(python)' '\(Paths.packageRoot)/scripts/explain_model.py' '\(Paths.packageRoot)/models/shake' shake \(files.joined(separator: " "))"
+    )
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n")
+    let raising = try #require(lines.firstIndex(of: "raising"), "\(r.stdout)")
+    #expect(lines.first?.hasSuffix("median probability 1.000") == true, "\(r.stdout)")
+    #expect(lines[raising + 1].hasPrefix("  w1_linearity "), "\(r.stdout)")
+  }
+
   /// --band and --exclude-feature: the bands name the features on a slower grid; an excluded
   /// feature is still a column but no tree splits on it, and the model says what was excluded;
   /// a band above half the grid's rate or a pattern that names nothing is refused.
@@ -148,6 +178,8 @@ import Testing
     let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
     #expect(description.contains("\"bands_hz\": [[1, 4], [4, 12.5]]"), "\(description)")
     #expect(description.contains("\"excluded_features\": [\"*_linearity\", \"w2_norm_variance\"]"))
+    // Sustained shaking is one event: the decoding cancels nothing under 600 s.
+    #expect(description.contains("\"max_duration_s\": 600"), "\(description)")
     // XGBoost's JSON: every split's feature index, by name.
     let model = try #require(
       try JSONSerialization.jsonObject(with: Data(readFile(dir + "/m/shake.xgb.json") ?? [])) as? [String: Any])

@@ -16,15 +16,19 @@ public enum UnitsCheck {
   /// that a few seconds of shaking do not move it). nil for an empty block or non-finite samples
   /// only.
   public static func restMagnitude(_ block: SampleBlock) -> Double? {
+    let norms = sortedNorms(block)
+    return norms.isEmpty ? nil : norms[norms.count / 2]
+  }
+
+  /// The finite |a| of `block`, ascending.
+  static func sortedNorms(_ block: SampleBlock) -> [Double] {
     var norms: [Double] = []
     norms.reserveCapacity(block.count)
     for i in 0..<block.count {
       let n = (block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i]).squareRoot()
       if n.isFinite { norms.append(n) }
     }
-    guard !norms.isEmpty else { return nil }
-    norms.sort()
-    return norms[norms.count / 2]
+    return norms.sorted()
   }
 
   /// The warning for a magnitude at rest of `magnitude` g when the trace was read as `unit`, or nil
@@ -44,24 +48,18 @@ public enum UnitsCheck {
   /// Whether the block is in motion for most of it rather than at rest: the middle half of its
   /// magnitudes spreads over more than half their median (a trace that begins while the device is
   /// being shaken; at rest, in any unit, the spread is noise).
-  public static func isMostlyMoving(_ block: SampleBlock) -> Bool {
-    var norms: [Double] = []
-    norms.reserveCapacity(block.count)
-    for i in 0..<block.count {
-      let n = (block.x[i] * block.x[i] + block.y[i] * block.y[i] + block.z[i] * block.z[i]).squareRoot()
-      if n.isFinite { norms.append(n) }
-    }
+  static func isMostlyMoving(sortedNorms norms: [Double]) -> Bool {
     guard norms.count >= 4 else { return false }
-    norms.sort()
-    let median = norms[norms.count / 2]
-    return norms[3 * norms.count / 4] - norms[norms.count / 4] > 0.5 * median
+    return norms[3 * norms.count / 4] - norms[norms.count / 4] > 0.5 * norms[norms.count / 2]
   }
 
   /// The note for the first block of a trace read as `unit`, or nil. A block whose magnitude is
   /// high because the device is moving through most of it (not at rest) says nothing about units.
   static func note(_ block: SampleBlock, readAs unit: AccelerationUnit) -> String? {
-    guard let magnitude = restMagnitude(block) else { return nil }
-    if magnitude > acceptable.upperBound && isMostlyMoving(block) { return nil }
+    let norms = sortedNorms(block)
+    guard !norms.isEmpty else { return nil }
+    let magnitude = norms[norms.count / 2]
+    if magnitude > acceptable.upperBound && isMostlyMoving(sortedNorms: norms) { return nil }
     return warning(restMagnitude: magnitude, readAs: unit)
   }
 }
