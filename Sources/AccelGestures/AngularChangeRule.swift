@@ -19,6 +19,7 @@ import AccelCore
 /// start. The event's peak_g is the largest |a| during it.
 public struct AngularChangeRule: Rule {
   public static let name = "angular-change"
+  public static let export = ExportSupport.c
   public static let summary = "rapid changes of the reading's direction (UIKit motion events)"
   /// The rule's settings.
   public struct Configuration: RuleConfiguration {

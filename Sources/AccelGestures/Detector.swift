@@ -48,11 +48,23 @@ public protocol Detector {
   mutating func finish() -> [DetectorEvent]
 }
 
+/// What `accelkit export` can make of a detector: every registered detector states it (a rule
+/// that does not is a compile error), and the export equality tests run every detector that
+/// states `.c`.
+public enum ExportSupport: Sendable, Equatable {
+  /// A single-header C99 library whose events are the Swift detector's (AccelExport writes it).
+  case c
+  /// No exported form; `accelkit export` refuses the detector with this reason.
+  case unsupported(reason: String)
+}
+
 /// A hand-written shake detector, made from a sample rate and its typed configuration.
 public protocol Rule: Detector {
   associatedtype Configuration: RuleConfiguration
   static var name: String { get }
   static var summary: String { get }
+  /// Whether it exports; no default, so a new rule says so where it is written.
+  static var export: ExportSupport { get }
   /// The labels of the events it emits (evaluation matches annotations by label).
   static var labels: [String] { get }
   /// Makes the detector for a trace at `rate` Hz; throws a usage error for a configuration that
@@ -166,9 +178,9 @@ private struct Maker<R: Rule>: DetectorMaker {
   func make(rate: Double) throws -> any Detector { try R(rate: rate, configuration: configuration) }
 }
 
-/// The detectors accelkit knows, by name: the shake rules and the other gesture kinds. A new kind
-/// is a type conforming to `Rule` with its own `labels`, added here; `detect-shakes` and
-/// `evaluate` need no change.
+/// The detectors accelkit knows, by name: the registry that `detect-shakes`, `evaluate`, `tune`,
+/// `export`, their help and the export equality tests read. A new kind is a type conforming to
+/// `Rule` (its `labels`, parameters and `export`), added to `all`; nothing else is edited.
 public enum Detectors {
   public static var all: [any Rule.Type] {
     [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, SwingRule.self, OrientationChangeRule.self]
@@ -179,6 +191,16 @@ public enum Detectors {
 
   /// The detector that `detect-shakes` runs without --rule: the built-in learned model.
   public static let recommended = BuiltInModels.shakeName
+
+  /// Whether the detector called `name` exports (`ExportSupport`); nil for an unknown name. The
+  /// built-in learned models export.
+  public static func export(_ name: String) -> ExportSupport? {
+    if let rule = named(name) { return rule.export }
+    return BuiltInModels.named(name) == nil ? nil : .c
+  }
+
+  /// The names of the detectors that export to C, in `names`' order.
+  public static var exportable: [String] { names.filter { export($0) == .c } }
 
   /// Whether `name` is a rule or a built-in model.
   public static func isDetector(_ name: String) -> Bool { named(name) != nil || BuiltInModels.named(name) != nil }

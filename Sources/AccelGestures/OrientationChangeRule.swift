@@ -9,6 +9,7 @@ import AccelOrientation
 /// new orientation in `axis`. A second kind of gesture, evaluated like the shakes.
 public struct OrientationChangeRule: Rule {
   public static let name = "orientation-change"
+  public static let export = ExportSupport.c
   public static let summary =
     "the device turned to a new orientation and held it (accelkit orientation --events)"
   public static let labels = ["orientation-change"]

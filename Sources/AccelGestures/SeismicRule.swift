@@ -11,6 +11,7 @@ import AccelCore
 /// light 11, medium 13, hard 15 m/s^2 (`sensitivity` 1, 2, 3 overrides `threshold`).
 public struct SeismicRule: Rule {
   public static let name = "seismic"
+  public static let export = ExportSupport.c
   public static let summary = "most of the last 0.5 s above 13 m/s^2 (square/seismic)"
   /// The rule's settings; the defaults are the published detector's.
   public struct Configuration: RuleConfiguration {

@@ -35,6 +35,7 @@ import AccelOrientation
 /// the half-swings, `axis` the device axis nearest to the swing axis.
 public struct SwingRule: Rule {
   public static let name = "swing"
+  public static let export = ExportSupport.c
   public static let summary = "balanced back-and-forth swings along the principal axis (accelkit's own)"
 
   public struct Configuration: RuleConfiguration {

@@ -15,6 +15,7 @@ import AccelCore
 /// registered movement's end; it is reported when the pause runs out.
 public struct ThreePeakRule: Rule {
   public static let name = "three-peak"
+  public static let export = ExportSupport.c
   public static let summary = "alternating swings of user acceleration on x or y (iPhone in Action)"
   /// The rule's settings; the defaults are the book's.
   public struct Configuration: RuleConfiguration {

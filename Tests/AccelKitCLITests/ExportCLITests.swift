@@ -13,9 +13,11 @@ import Testing
 /// set, on real recordings and on generated traces at random settings (a change to a rule in
 /// Swift that the exporter does not follow fails here).
 @Suite struct ExportCLITests {
-  static let rules = ["three-peak", "angular-change", "seismic", "swing", "orientation-change"]
-  /// The rules and the built-in learned model.
-  static let detectors = rules + ["learned-shake"]
+  /// Every registered detector that states it exports (`Detectors.export`): the rules, then the
+  /// built-in learned models. A rule added to the registry is proved here with no edit.
+  static let detectors = Detectors.exportable
+  /// Those of them that are rules (their parameters are drawn at random).
+  static let rules = Detectors.all.filter { $0.export == .c }.map { $0.name }
   static let replay = Paths.packageRoot + "/Examples/firmware/replay.c"
 
   /// cc and g++ come from scripts/deps, clang and clang++ with the Swift toolchain.
@@ -382,6 +384,29 @@ extension ExportCLITests {
     #expect(withGyro == String(decoding: readFile(dir + "/without.csv") ?? [], as: UTF8.self))
     #expect(withGyro == String(decoding: readFile(dir + "/accelkit.csv") ?? [], as: UTF8.self))
     #expect(withGyro.split(separator: "\n").count > 1, "no events to compare")
+  }
+
+  /// The registry and the export agree: every detector that states `.c` gives a header, any
+  /// other is refused with the reason its registration gives, and the proof above ran on all the
+  /// exporting ones (none is left out by a list kept by hand).
+  @Test func everyRegisteredDetectorExportsOrSaysWhyNot() throws {
+    #expect(Self.detectors.count >= 6 && Self.detectors.contains(Detectors.recommended), "\(Self.detectors)")
+    var settings = ExportSettings()
+    settings.rate = 100
+    for name in Detectors.names {
+      let setting = try RuleSetting(rule: name)
+      switch Detectors.export(name) {
+      case .c:
+        let output = try DetectorExport.cHeader(setting, settings: settings)
+        #expect(output.header.contains("ak_detector_push"), "\(name)")
+      case .unsupported(let reason):
+        #expect(throws: AccelError.usage("\(name) cannot be exported: \(reason)")) {
+          try DetectorExport.cHeader(setting, settings: settings)
+        }
+      case nil:
+        Issue.record("\(name) is listed but not registered")
+      }
+    }
   }
 
   @Test func exportRefusesWhatItCannotWrite() throws {

@@ -1,3 +1,4 @@
+import AccelGestures
 import Foundation
 import TestSupport
 import Testing
@@ -119,7 +120,7 @@ import Testing
 
   @Test func detectShakesHelpNamesEveryRule() throws {
     let help = try accelkit(["detect-shakes", "--help"]).stdout
-    for rule in ["three-peak", "angular-change", "seismic", "swing", "orientation-change"] {
+    for rule in Detectors.names {
       #expect(help.contains(rule), "\(rule)")
     }
     #expect(!help.contains("with the three-peak, angular-change or seismic rule"))

@@ -36,8 +36,8 @@ struct Export: ParsableCommand {
       """)
 
   @Option(
-    help: "The rule to export (see detect-shakes --list-params; default: \(Detectors.recommended), as detect-shakes).",
-    completion: .list(Detectors.names))
+    help: "The rule to export: \(Detectors.exportable.joined(separator: ", ")) (see detect-shakes --list-params; default: \(Detectors.recommended), as detect-shakes).",
+    completion: .list(Detectors.exportable))
   var rule: String?
 
   @Option(
