@@ -11,7 +11,8 @@ let package = Package(
       name: "AccelKit",
       targets: [
         "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelExport", "AccelEvaluation",
-        "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning",
+        "AccelScaleOut", "AccelTuning", "AccelOrientation", "AccelSpectral", "AccelSynthesis",
+        "AccelSimulation", "AccelPlot", "AccelLearning",
         "AccelTraining",
       ]),
   ],
@@ -52,11 +53,19 @@ let package = Package(
     .target(
       name: "AccelTraining",
       dependencies: [
-        "AccelCore", "AccelIO", "AccelLearning", "AccelGestures", "AccelExport", "AccelEvaluation", "AccelPlot",
-        "CXGBoost",
+        "AccelCore", "AccelIO", "AccelLearning", "AccelGestures", "AccelExport", "AccelEvaluation",
+        "AccelTuning",
+        "AccelPlot", "CXGBoost",
       ]
     ),
     .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelIO", "AccelGestures", "AccelPlot"]),
+    .target(
+      name: "AccelScaleOut", dependencies: ["AccelCore", "AccelIO", "AccelGestures", "AccelEvaluation"]),
+    .target(
+      name: "AccelTuning",
+      dependencies: [
+        "AccelCore", "AccelIO", "AccelGestures", "AccelPlot", "AccelEvaluation", "AccelScaleOut",
+      ]),
     .target(name: "AccelSynthesis", dependencies: ["AccelCore"]),
     .target(name: "AccelSimulation", dependencies: ["AccelCore"]),
     .target(name: "AccelPlot", dependencies: ["AccelCore"]),
@@ -69,7 +78,8 @@ let package = Package(
       name: "AccelKitCLI",
       dependencies: [
         "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelExport", "AccelEvaluation",
-        "AccelOrientation", "AccelSpectral", "AccelSynthesis", "AccelSimulation", "AccelPlot", "AccelLearning",
+        "AccelScaleOut", "AccelTuning", "AccelOrientation", "AccelSpectral", "AccelSynthesis",
+        "AccelSimulation", "AccelPlot", "AccelLearning",
         "AccelTraining", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       linkerSettings: [.linkedLibrary("m")],
@@ -93,6 +103,9 @@ let package = Package(
     .testTarget(name: "AccelFiltersTests", dependencies: ["AccelFilters", "TestSupport"]),
     .testTarget(name: "AccelGesturesTests", dependencies: ["AccelGestures", "AccelIO", "TestSupport"]),
     .testTarget(name: "AccelEvaluationTests", dependencies: ["AccelEvaluation", "TestSupport"]),
+    .testTarget(
+      name: "AccelTuningTests",
+      dependencies: ["AccelTuning", "AccelEvaluation", "AccelGestures", "TestSupport"]),
     .testTarget(name: "AccelPlotTests", dependencies: ["AccelPlot", "AccelCore"]),
     .testTarget(name: "AccelSynthesisTests", dependencies: ["AccelSynthesis", "AccelCore"]),
     .testTarget(name: "AccelSimulationTests", dependencies: ["AccelSimulation", "AccelCore"]),
@@ -104,15 +117,17 @@ let package = Package(
     .testTarget(
       name: "AccelTrainingTests",
       dependencies: [
-        "AccelTraining", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelCore", "CXGBoost",
+        "AccelTraining", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelTuning", "AccelCore",
+        "CXGBoost",
         "TestSupport",
       ]
     ),
     .testTarget(
       name: "AccelKitCLITests",
       dependencies: [
-        "AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "AccelGestures", "AccelExport",
-        "AccelEvaluation", "AccelLearning",
+        "AccelKitCLI", "LibraryExample", "AccelCore", "AccelIO", "AccelFilters", "AccelGestures",
+        "AccelExport",
+        "AccelEvaluation", "AccelScaleOut", "AccelTuning", "AccelLearning",
         "TestSupport",
       ]
     ),

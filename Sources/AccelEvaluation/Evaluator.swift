@@ -15,6 +15,20 @@ public struct TraceEvaluation: Sendable {
   public var detections: [[(detection: LabeledInterval, match: LabeledInterval?)]]
   /// The manifest's source and position of the trace.
   public var group = TraceGroup()
+
+  /// A trace's evaluation as a partial file holds it (AccelScaleOut reads them back).
+  package init(
+    name: String, start: Double, duration: Double, rows: Int, metrics: [Metrics],
+    detections: [[(detection: LabeledInterval, match: LabeledInterval?)]], group: TraceGroup = TraceGroup()
+  ) {
+    self.name = name
+    self.start = start
+    self.duration = duration
+    self.rows = rows
+    self.metrics = metrics
+    self.detections = detections
+    self.group = group
+  }
 }
 
 /// Where a trace comes from and where its device was worn, as a manifest says (either may be

@@ -140,7 +140,7 @@ public struct Metrics: Equatable, Sendable {
 
   /// Sets the macro-average terms of one trace from its standard counts: its F1 of each kind,
   /// where defined.
-  mutating func countTraceF1() {
+  package mutating func countTraceF1() {
     for (k, counts) in [standard.onset, standard.onsetOffset, standard.segments].enumerated() {
       if let f = counts.f1 {
         traceF1Sums[k] = f

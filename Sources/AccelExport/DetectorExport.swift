@@ -1,5 +1,5 @@
-import AccelGestures
 import AccelCore
+import AccelGestures
 
 /// How `accelkit export` writes a detector as portable source.
 public struct ExportSettings: Sendable, Equatable {
@@ -131,15 +131,18 @@ public enum DetectorExport {
   ]
 
   /// The header's and export's words on what `setting` costs a Cortex-M4F.
-  public static func footprintText(_ setting: RuleSetting, settings: ExportSettings, usesRate: Bool) -> String {
+  public static func footprintText(_ setting: RuleSetting, settings: ExportSettings, usesRate: Bool) -> String
+  {
     let measured =
       settings.precision == .float && setting.parameterText.isEmpty && settings.convention == .apple
       && (!usesRate || settings.rate == footprintRate)
     guard measured, let cost = footprint[setting.rule] else {
       return "footprint on a Cortex-M4F measured for the default parameters in float"
-        + (usesRate ? " at \(formatNumber(footprintRate)) Hz" : "") + " only: scripts/footprint DIR measures this header"
+        + (usesRate ? " at \(formatNumber(footprintRate)) Hz" : "")
+        + " only: scripts/footprint DIR measures this header"
     }
-    return "on a Cortex-M4F (float, default parameters\(usesRate ? ", \(formatNumber(footprintRate)) Hz" : "")): "
+    return
+      "on a Cortex-M4F (float, default parameters\(usesRate ? ", \(formatNumber(footprintRate)) Hz" : "")): "
       + "RAM \(cost.ram) bytes, flash \(cost.flash) bytes (scripts/footprint)"
   }
 
@@ -167,7 +170,8 @@ public enum DetectorExport {
     guard let exportable = (detector as? FiniteSamplesOnly)?.inner as? any CExportable else {
       // Registered as exporting (`ExportSupport.c`) without a C rendering in this module: the
       // export tests, which run every such detector, fail here.
-      throw AccelError.failure("\(setting.rule) is registered as exporting to C, but AccelExport has no C for it")
+      throw AccelError.failure(
+        "\(setting.rule) is registered as exporting to C, but AccelExport has no C for it")
     }
     if exportable.exportUsesRate && settings.rate == nil {
       throw AccelError.usage(
@@ -391,7 +395,8 @@ public enum DetectorExport {
     // it to push).
     let negation =
       settings.convention == .specificForce
-      ? "/* specific force in (face up reads z = +1 g): Apple's axes inside */\nx = -x;\ny = -y;\nz = -z;\n" : ""
+      ? "/* specific force in (face up reads z = +1 g): Apple's axes inside */\nx = -x;\ny = -y;\nz = -z;\n"
+      : ""
     let guarded = "if (!ak_detector_accepts(s, t, x, y, z)) return 0;\n"
     text += indented(negation + guarded + parts.push, by: 2) + "}\n\n"
     text += "/* Feeds one sample with the gyroscope's reading (rad/s); as push otherwise. */\n"
@@ -407,7 +412,8 @@ public enum DetectorExport {
       parts.pushGyroscope.map { negation + guarded + $0 }
       ?? "(void)gx;\n(void)gy;\n(void)gz;\nreturn ak_detector_push(s, t, x, y, z, e);"
     text +=
-      indented("if (!isfinite(gx) || !isfinite(gy) || !isfinite(gz)) return 0;\n" + gyroscopeBody, by: 2) + "}\n\n"
+      indented("if (!isfinite(gx) || !isfinite(gy) || !isfinite(gz)) return 0;\n" + gyroscopeBody, by: 2)
+      + "}\n\n"
     text +=
       "/* The end of the recording: returns 1 and fills *e when an event was still open and is reported. */\n"
     text += "static inline int ak_detector_finish(ak_detector_state *s, ak_detector_event *e) {\n"

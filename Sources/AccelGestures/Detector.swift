@@ -17,7 +17,8 @@ public struct DetectorEvent: Equatable, Sendable {
   public var status: Status
 
   public init(
-    start: Double, end: Double, reported: Double, peakG: Double? = nil, count: Int? = nil, axis: String? = nil,
+    start: Double, end: Double, reported: Double, peakG: Double? = nil, count: Int? = nil,
+    axis: String? = nil,
     status: Status = .ended, label: String = "shake"
   ) {
     self.label = label
@@ -90,7 +91,8 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   /// unknown rule or parameter, or a value out of range.
   public init(rule: String, assignments: [(String, Double)] = []) throws {
     if rule.hasPrefix(Self.modelPrefix) {
-      self = try Self.model(directory: String(rule.dropFirst(Self.modelPrefix.count)), assignments: assignments)
+      self = try Self.model(
+        directory: String(rule.dropFirst(Self.modelPrefix.count)), assignments: assignments)
       return
     }
     if let model = BuiltInModels.named(rule) {
@@ -101,7 +103,8 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
     self = try Self.make(type, assignments: assignments)
   }
 
-  init(rule: String, assignments: [(name: String, value: Double)], labels: [String], maker: any DetectorMaker) {
+  init(rule: String, assignments: [(name: String, value: Double)], labels: [String], maker: any DetectorMaker)
+  {
     self.rule = rule
     self.assignments = assignments
     self.labels = labels
@@ -117,7 +120,8 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
       sorted.append((name, value))
     }
     sorted.sort { $0.name < $1.name }
-    return RuleSetting(rule: R.name, assignments: sorted, labels: R.labels, maker: Maker<R>(configuration: configuration))
+    return RuleSetting(
+      rule: R.name, assignments: sorted, labels: R.labels, maker: Maker<R>(configuration: configuration))
   }
 
   /// A detector for a trace at `rate` Hz.
@@ -183,7 +187,10 @@ private struct Maker<R: Rule>: DetectorMaker {
 /// `Rule` (its `labels`, parameters and `export`), added to `all`; nothing else is edited.
 public enum Detectors {
   public static var all: [any Rule.Type] {
-    [ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, SwingRule.self, OrientationChangeRule.self]
+    [
+      ThreePeakRule.self, AngularChangeRule.self, SeismicRule.self, SwingRule.self,
+      OrientationChangeRule.self,
+    ]
   }
 
   /// The rules' names, in `all`'s order, then the built-in models'.
@@ -203,7 +210,9 @@ public enum Detectors {
   public static var exportable: [String] { names.filter { export($0) == .c } }
 
   /// Whether `name` is a rule or a built-in model.
-  public static func isDetector(_ name: String) -> Bool { named(name) != nil || BuiltInModels.named(name) != nil }
+  public static func isDetector(_ name: String) -> Bool {
+    named(name) != nil || BuiltInModels.named(name) != nil
+  }
 
   /// The usage error for a name that is neither.
   public static func unknown(_ name: String) -> AccelError {
@@ -212,7 +221,8 @@ public enum Detectors {
 
   /// The detectors' names that emit `label`: rules, then built-in models.
   public static func namesEmitting(_ label: String) -> [String] {
-    emitting(label).map { $0.name } + BuiltInModels.names.filter { BuiltInModels.named($0)!.labels.contains(label) }
+    emitting(label).map { $0.name }
+      + BuiltInModels.names.filter { BuiltInModels.named($0)!.labels.contains(label) }
   }
 
   /// The detectors that emit `label`.
@@ -228,15 +238,21 @@ public enum Detectors {
     var out: [String] = []
     for rule in all {
       for row in parameterRows(rule) {
-        for item in ["\(rule.name).\(row.name)=", "\(row.name)="] where seen.insert(item).inserted { out.append(item) }
+        for item in ["\(rule.name).\(row.name)=", "\(row.name)="] where seen.insert(item).inserted {
+          out.append(item)
+        }
       }
     }
     return out
   }
 
   /// Each rule's parameters for `--list-params`: name, unit, default, meaning, range.
-  public static func parameterRows(_ rule: any Rule.Type) -> [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
-    func rows<R: Rule>(_ r: R.Type) -> [(name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>)] {
+  public static func parameterRows(_ rule: any Rule.Type) -> [(
+    name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>
+  )] {
+    func rows<R: Rule>(_ r: R.Type) -> [(
+      name: String, unit: String, defaultValue: Double, meaning: String, range: ClosedRange<Double>
+    )] {
       R.Configuration.parameterRows
     }
     return rows(rule)

@@ -3,6 +3,7 @@ import AccelEvaluation
 import AccelGestures
 import AccelIO
 import AccelLearning
+import AccelTuning
 
 #if canImport(Glibc)
   import Glibc
@@ -419,7 +420,8 @@ public enum Trainer {
     // False alarms an hour are counted over the traces' whole duration.
     let hours = m.duration / 3600
     if hours > 0 {
-      text += "; they last \(cFormat("%.2f", hours)) h, so one false alarm is \(cFormat("%.3g", 1 / hours)) an hour"
+      text +=
+        "; they last \(cFormat("%.2f", hours)) h, so one false alarm is \(cFormat("%.3g", 1 / hours)) an hour"
     }
     text +=
       best.score.violation > 0

@@ -454,14 +454,17 @@ extension ExportCLITests {
   @Test func footprintIsWhatTheHeadersSay() throws {
     try #require(
       Tools.path("arm-none-eabi-gcc") != nil,
-      Comment(rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")))
+      Comment(
+        rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")
+      ))
     let dir = Paths.temporaryDirectory()
     let rate = formatNumber(DetectorExport.footprintRate)
     for name in Detectors.names {
       let out = dir + "/" + name
       let export = try accelkit(["export", "--rule", name, "--precision", "float", "--rate", rate, "-o", out])
       #expect(export.status == 0, "\(name): \(export.stderr)")
-      let stated = try #require(DetectorExport.footprint[name], "\(name) has no footprint in DetectorExport.footprint")
+      let stated = try #require(
+        DetectorExport.footprint[name], "\(name) has no footprint in DetectorExport.footprint")
       let words = "RAM \(stated.ram) bytes, flash \(stated.flash) bytes"
       let header = String(decoding: readFile(out + "/accelkit_detector.h") ?? [], as: UTF8.self)
       #expect(header.contains(" * Footprint:  on a Cortex-M4F") && header.contains(words), "\(name)")
@@ -470,13 +473,17 @@ extension ExportCLITests {
       try #require(measured.status == 0, "\(name): \(measured.stderr)")
       let row = measured.stdout.split(separator: "\n")[1].split(separator: ",").compactMap { Int($0) }
       let (flash, ram) = (row[0], row[3])
-      #expect(ram <= stated.ram && Double(ram) >= 0.95 * Double(stated.ram), "\(name): RAM \(ram), stated \(stated.ram)")
+      #expect(
+        ram <= stated.ram && Double(ram) >= 0.95 * Double(stated.ram),
+        "\(name): RAM \(ram), stated \(stated.ram)")
       #expect(
         flash <= stated.flash && Double(flash) >= 0.95 * Double(stated.flash),
         "\(name): flash \(flash), stated \(stated.flash)")
     }
     // Another setting is not what the table measured: the header says how to measure it.
-    let other = try accelkit(["export", "--rule", "swing", "--param", "swing_g=1.5", "--precision", "float", "-o", dir + "/o"])
+    let other = try accelkit([
+      "export", "--rule", "swing", "--param", "swing_g=1.5", "--precision", "float", "-o", dir + "/o",
+    ])
     #expect(other.stderr.contains("scripts/footprint DIR measures this header"), "\(other.stderr)")
   }
 
@@ -487,14 +494,19 @@ extension ExportCLITests {
   @Test func aBudgetedModelFitsItsBudget() throws {
     try #require(
       Tools.path("arm-none-eabi-gcc") != nil,
-      Comment(rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")))
+      Comment(
+        rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")
+      ))
     let dir = Paths.temporaryDirectory()
     let train = try accelkit([
-      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "4KiB", "--flash", "32KiB", "--quiet",
+      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "4KiB", "--flash", "32KiB",
+      "--quiet",
       "-o", dir + "/m",
     ])
     try #require(train.status == 0, "\(train.stderr)")
-    #expect(train.stdout.contains("budget (RAM <= 4096, flash <= 32768 bytes on a Cortex-M4F in float)"), "\(train.stdout)")
+    #expect(
+      train.stdout.contains("budget (RAM <= 4096, flash <= 32768 bytes on a Cortex-M4F in float)"),
+      "\(train.stdout)")
     #expect(train.stdout.contains("shake unbudgeted: f1 "), "\(train.stdout)")
     let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
     let estimate = try #require(
@@ -503,20 +515,29 @@ extension ExportCLITests {
       })
     // ram, flash, estimated_ram, estimated_flash
     #expect(estimate.count == 4 && estimate[0] == 4096 && estimate[1] == 32768, "\(estimate)")
-    let export = try accelkit(["export", "--model", dir + "/m", "--precision", "float", "--rate", "50", "-o", dir + "/e"])
+    let export = try accelkit([
+      "export", "--model", dir + "/m", "--precision", "float", "--rate", "50", "-o", dir + "/e",
+    ])
     try #require(export.status == 0, "\(export.stderr)")
     let measured = try accelkit([], shell: "'\(Paths.packageRoot)/scripts/footprint' '\(dir)/e'")
     try #require(measured.status == 0, "\(measured.stderr)")
     let row = measured.stdout.split(separator: "\n")[1].split(separator: ",").compactMap { Int($0) }
     let (flash, ram) = (row[0], row[3])
     #expect(ram <= 4096 && flash <= 32768, "RAM \(ram), flash \(flash)")
-    #expect(ram <= estimate[2] && Double(ram) >= 0.9 * Double(estimate[2]), "RAM \(ram), estimated \(estimate[2])")
-    #expect(flash <= estimate[3] && Double(flash) >= 0.9 * Double(estimate[3]), "flash \(flash), estimated \(estimate[3])")
+    #expect(
+      ram <= estimate[2] && Double(ram) >= 0.9 * Double(estimate[2]), "RAM \(ram), estimated \(estimate[2])")
+    #expect(
+      flash <= estimate[3] && Double(flash) >= 0.9 * Double(estimate[3]),
+      "flash \(flash), estimated \(estimate[3])")
     let tiny = try accelkit([
-      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "1KiB", "--quiet", "-o", dir + "/x",
+      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "1KiB", "--quiet", "-o",
+      dir + "/x",
     ])
-    #expect(tiny.status == 64 && tiny.stderr.contains("no feature set fits 1024 bytes of RAM"), "\(tiny.stderr)")
-    let bad = try accelkit(["train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--flash", "lots", "-o", dir + "/x"])
+    #expect(
+      tiny.status == 64 && tiny.stderr.contains("no feature set fits 1024 bytes of RAM"), "\(tiny.stderr)")
+    let bad = try accelkit([
+      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--flash", "lots", "-o", dir + "/x",
+    ])
     #expect(bad.status == 64 && bad.stderr.contains("4KiB"), "\(bad.stderr)")
     #expect(!fileExists(dir + "/x"))
   }

@@ -9,7 +9,8 @@ import Testing
   /// Every numeric option refuses NaN and the infinities with exit 64 and writes nothing.
   @Test(arguments: [
     ["simulate", "ball", "--cap", "nan"], ["simulate", "ball", "--damping", "nan"],
-    ["simulate", "ball", "--margin", "inf"], ["windows", "--width", "-inf"], ["convert", "--resample", "nan"],
+    ["simulate", "ball", "--margin", "inf"], ["windows", "--width", "-inf"],
+    ["convert", "--resample", "nan"],
     ["filter", "butterworth", "--cutoff", "infinity"], ["orientation", "--settle", "nan"],
     ["spectrum", "--overlap", "nan"], ["decimate", "--factor", "2", "--rate", "nan"],
   ])
@@ -21,7 +22,9 @@ import Testing
   }
 
   @Test func theOptionIsNamedInTheMessage() throws {
-    let r = try accelkit(["simulate", "ball", "--cap", "nan", Paths.packageRoot + "/datasets/test/000.csv", "-o", "-"])
+    let r = try accelkit([
+      "simulate", "ball", "--cap", "nan", Paths.packageRoot + "/datasets/test/000.csv", "-o", "-",
+    ])
     #expect(r.stderr.hasPrefix("Error: --cap must be a finite number, got nan\n"), "\(r.stderr)")
   }
 
@@ -29,11 +32,14 @@ import Testing
   /// infinity in any message or JSON output.
   @Test func timesNearTheLargestDoubleGiveNoNaN() throws {
     let dir = Paths.temporaryDirectory()
-    for (name, times) in [("tiny-rate.csv", ["0", "1e308", "1.7e308"]), ("overflow.csv", ["-1.7e308", "1.7e308"])] {
+    for (name, times) in [
+      ("tiny-rate.csv", ["0", "1e308", "1.7e308"]), ("overflow.csv", ["-1.7e308", "1.7e308"]),
+    ] {
       let path = dir + "/" + name
       writeFile(path, "t,x,y,z\n" + times.map { "\($0),0.01,0.02,-1\n" }.joined())
       for command in [
-        ["filter", "lowpass", "--cutoff", "5"], ["orientation"], ["spectrum"], ["detect-shakes", "--rule", "swing"],
+        ["filter", "lowpass", "--cutoff", "5"], ["orientation"], ["spectrum"],
+        ["detect-shakes", "--rule", "swing"],
         ["info"],
       ] {
         let r = try accelkit(command + [path] + (command[0] == "info" ? [] : ["-o", dir + "/out.csv"]))
@@ -52,7 +58,9 @@ import Testing
   /// a trailing empty field is not.
   @Test func anEventsRowWithMoreFieldsThanItsHeaderIsBadData() throws {
     let dir = Paths.temporaryDirectory()
-    writeFile(dir + "/000.csv", String(decoding: readFile(Paths.packageRoot + "/datasets/test/000.csv")!, as: UTF8.self))
+    writeFile(
+      dir + "/000.csv",
+      String(decoding: readFile(Paths.packageRoot + "/datasets/test/000.csv")!, as: UTF8.self))
     writeFile(dir + "/000.events.csv", "start,end,label\n1.0,2.0,shake\n3.0,4.0,shake,surprise\n")
     writeFile(dir + "/manifest.csv", "trace,events\n000.csv,000.events.csv\n")
     let r = try accelkit(["evaluate", dir, "--rule", "seismic", "-o", dir + "/report"])
@@ -67,11 +75,15 @@ import Testing
   @Test func nanosecondsSinceBootAreWarnedAboutByEveryCommand() throws {
     let dir = Paths.temporaryDirectory()
     let path = dir + "/boot.csv"
-    writeFile(path, "t,x,y,z\n" + (0..<300).map { "\(120_000_000_000_000 + $0 * 10_000_000),0.01,0.02,-1\n" }.joined())
-    let warning = "boot.csv: its timestamps give a sample rate of 1e-07 Hz; if they are in ns, give --time-unit ns (100 Hz)"
+    writeFile(
+      path, "t,x,y,z\n" + (0..<300).map { "\(120_000_000_000_000 + $0 * 10_000_000),0.01,0.02,-1\n" }.joined()
+    )
+    let warning =
+      "boot.csv: its timestamps give a sample rate of 1e-07 Hz; if they are in ns, give --time-unit ns (100 Hz)"
     for command in [
       ["convert", "-o", dir + "/c.csv"], ["trim", "--from", "1.2e14", "-o", dir + "/t.csv"],
-      ["windows", "-o", dir + "/w.csv"], ["filter", "lowpass", "-o", dir + "/f.csv"], ["detect-shakes", "--rule", "swing"],
+      ["windows", "-o", dir + "/w.csv"], ["filter", "lowpass", "-o", dir + "/f.csv"],
+      ["detect-shakes", "--rule", "swing"],
       ["simulate", "slide", "-o", dir + "/s.csv"], ["orientation", "-o", dir + "/o.csv"],
     ] {
       let r = try accelkit(command + [path])
@@ -86,10 +98,14 @@ import Testing
   /// 4.5e15 per false alarm): empty in the CSV, null in the JSON.
   @Test func errorRatesWithoutAnnotationsAreUndefined() throws {
     let dir = Paths.temporaryDirectory()
-    writeFile(dir + "/000.csv", String(decoding: readFile(Paths.packageRoot + "/datasets/test/000.csv")!, as: UTF8.self))
+    writeFile(
+      dir + "/000.csv",
+      String(decoding: readFile(Paths.packageRoot + "/datasets/test/000.csv")!, as: UTF8.self))
     writeFile(dir + "/000.events.csv", "start,end,label\n")
     writeFile(dir + "/manifest.csv", "trace,events\n000.csv,000.events.csv\n")
-    let r = try accelkit(["evaluate", dir, "--rule", "seismic", "-o", dir + "/out", "--json", dir + "/r.json", "--format", "csv"])
+    let r = try accelkit([
+      "evaluate", dir, "--rule", "seismic", "-o", dir + "/out", "--json", dir + "/r.json", "--format", "csv",
+    ])
     #expect(r.status == 0, "\(r.stderr)")
     let rows = String(decoding: readFile(dir + "/out/per-trace.csv")!, as: UTF8.self).split(separator: "\n")
     let header = rows[0].split(separator: ",", omittingEmptySubsequences: false)
@@ -99,7 +115,9 @@ import Testing
       #expect(values[header.firstIndex(of: Substring(column))!] == "", "\(column)")
     }
     let json = String(decoding: readFile(dir + "/r.json")!, as: UTF8.self)
-    #expect(!json.contains("4503599627") && json.contains("\"event_onset_error_rate\": null"), "\(json.prefix(400))")
+    #expect(
+      !json.contains("4503599627") && json.contains("\"event_onset_error_rate\": null"), "\(json.prefix(400))"
+    )
   }
 
   /// Reports say which build made them, as --version does.
@@ -108,7 +126,8 @@ import Testing
     #expect(version.contains(" (commit "))
     let dir = Paths.temporaryDirectory()
     let r = try accelkit([
-      "evaluate", Paths.packageRoot + "/datasets/test", "--rule", "seismic", "-o", dir, "--json", dir + "/r.json",
+      "evaluate", Paths.packageRoot + "/datasets/test", "--rule", "seismic", "-o", dir, "--json",
+      dir + "/r.json",
       "--format", "csv",
     ])
     #expect(r.status == 0)

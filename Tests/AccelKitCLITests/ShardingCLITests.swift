@@ -1,3 +1,4 @@
+import AccelTuning
 import Foundation
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import AccelCore
 import AccelEvaluation
 import AccelLearning
+import AccelTuning
 import TestSupport
 import Testing
 
@@ -99,17 +100,25 @@ func randomProblem(rows: Int, columns: Int, seed: UInt64) -> (values: [Float], l
     loud.on = 0.9
     let settings = TrainingSettings(labels: ["shake"])
     let search = [
-      (decoding: quiet, score: TuningScore(violation: 0, objective: 0, falseAlarmsPerHour: 0), total: nothing),
-      (decoding: loud, score: TuningScore(violation: 4.9, objective: 1, falseAlarmsPerHour: 5.9), total: some),
+      (
+        decoding: quiet, score: TuningScore(violation: 0, objective: 0, falseAlarmsPerHour: 0), total: nothing
+      ),
+      (
+        decoding: loud, score: TuningScore(violation: 4.9, objective: 1, falseAlarmsPerHour: 5.9), total: some
+      ),
     ]
     let notes = Trainer.boundNotes(search: search, chosen: quiet, settings: settings)
     #expect(notes.count == 1)
-    #expect(notes.first?.hasPrefix("no decoding that finds any of the 8 events meets false_alarms_per_hour <= 1") == true, "\(notes)")
+    #expect(
+      notes.first?.hasPrefix("no decoding that finds any of the 8 events meets false_alarms_per_hour <= 1")
+        == true, "\(notes)")
     #expect(notes.first?.contains("they last 0.17 h, so one false alarm is 5.88 an hour") == true, "\(notes)")
     #expect(notes.first?.contains("finds nothing (F1 0)") == true, "\(notes)")
     // A decoding that meets the bounds and finds events: nothing to say.
     #expect(Trainer.boundNotes(search: search, chosen: loud, settings: settings).count == 1)
-    let fine = [(decoding: loud, score: TuningScore(violation: 0, objective: 1, falseAlarmsPerHour: 0), total: some)]
+    let fine = [
+      (decoding: loud, score: TuningScore(violation: 0, objective: 1, falseAlarmsPerHour: 0), total: some)
+    ]
     #expect(Trainer.boundNotes(search: fine, chosen: loud, settings: settings).isEmpty)
   }
 }

@@ -2,6 +2,7 @@ import AccelCore
 import AccelEvaluation
 import AccelGestures
 import AccelIO
+import AccelTuning
 import ArgumentParser
 
 #if canImport(Glibc)

@@ -3,6 +3,8 @@ import AccelEvaluation
 import AccelGestures
 import AccelIO
 import AccelPlot
+import AccelScaleOut
+import AccelTuning
 import ArgumentParser
 
 #if canImport(Glibc)
@@ -58,7 +60,8 @@ struct Evaluate: ParsableCommand {
   var labels: String?
 
   @Option(
-    name: .customLong("rule"), help: "A rule to evaluate (repeatable; default: all).", completion: .list(Detectors.names))
+    name: .customLong("rule"), help: "A rule to evaluate (repeatable; default: all).",
+    completion: .list(Detectors.names))
   var rules: [String] = []
 
   @Option(
@@ -191,7 +194,8 @@ struct Evaluate: ParsableCommand {
     var result = EvaluationReport(settings: plan.settings, traces: evaluations, sweeping: plan.sweeping)
     result.fingerprint = fingerprint
     let run = RunDescription(
-      version: AccelKit.fullVersion, command: ["accelkit"] + CommandLine.arguments.dropFirst(), dataset: dataset,
+      version: AccelKit.fullVersion, command: ["accelkit"] + CommandLine.arguments.dropFirst(),
+      dataset: dataset,
       tolerance: matching.tolerance, label: matching.label)
     try report.publish(
       result, baseline: baseline, run: run, criteria: matching.criteria, output: output

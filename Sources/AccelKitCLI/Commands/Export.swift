@@ -3,6 +3,7 @@ import AccelEvaluation
 import AccelExport
 import AccelGestures
 import AccelIO
+import AccelTuning
 import ArgumentParser
 
 struct Export: ParsableCommand {
@@ -36,7 +37,8 @@ struct Export: ParsableCommand {
       """)
 
   @Option(
-    help: "The rule to export: \(Detectors.exportable.joined(separator: ", ")) (see detect-shakes --list-params; default: \(Detectors.recommended), as detect-shakes).",
+    help:
+      "The rule to export: \(Detectors.exportable.joined(separator: ", ")) (see detect-shakes --list-params; default: \(Detectors.recommended), as detect-shakes).",
     completion: .list(Detectors.exportable))
   var rule: String?
 
@@ -107,7 +109,8 @@ struct Export: ParsableCommand {
     try file.commit()
     Diagnostics.note(
       "wrote \(output)/\(DetectorExport.headerName): \(setting.description), \(precision.rawValue)"
-        + (rate.map { ", \(formatNumber($0)) Hz" } ?? "") + (convention == .specificForce ? ", specific force in" : "")
+        + (rate.map { ", \(formatNumber($0)) Hz" } ?? "")
+        + (convention == .specificForce ? ", specific force in" : "")
         + "; \(exported.footprint)")
   }
 }

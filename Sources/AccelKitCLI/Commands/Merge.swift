@@ -1,6 +1,8 @@
 import AccelCore
 import AccelEvaluation
 import AccelIO
+import AccelScaleOut
+import AccelTuning
 import ArgumentParser
 
 extension ShardSpec.Key: ExpressibleByArgument {}
@@ -110,7 +112,8 @@ struct Merge: ParsableCommand {
     let baseline = try report.prepare()
     let dataset = merged.header.datasets.joined(separator: " ")
     let run = RunDescription(
-      version: AccelKit.fullVersion, command: ["accelkit"] + CommandLine.arguments.dropFirst(), dataset: dataset,
+      version: AccelKit.fullVersion, command: ["accelkit"] + CommandLine.arguments.dropFirst(),
+      dataset: dataset,
       tolerance: merged.matching.tolerance, label: merged.matching.label)
     try report.publish(
       merged.report(), baseline: baseline, run: run, criteria: merged.matching.criteria, output: output
@@ -192,7 +195,8 @@ struct Merge: ParsableCommand {
         allowOutsidePaths: header.allowOutsidePaths)
     else {
       Diagnostics.note(
-        "index.html draws no traces: the dataset \(path) cannot be read here (--dataset-path says where it is)")
+        "index.html draws no traces: the dataset \(path) cannot be read here (--dataset-path says where it is)"
+      )
       return nil
     }
     guard ShardHeader.digest(jobs: jobs) == header.jobsDigest else {

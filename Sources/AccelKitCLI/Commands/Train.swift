@@ -3,6 +3,7 @@ import AccelEvaluation
 import AccelIO
 import AccelLearning
 import AccelTraining
+import AccelTuning
 import ArgumentParser
 
 struct Train: ParsableCommand {
@@ -153,18 +154,21 @@ struct Train: ParsableCommand {
       try EvaluationJob.jobs(dataset: $0, labels: nil, options: options, allowOutsidePaths: allowOutsidePaths)
     }
     let annotations = try jobs.map { try $0.annotations() }
-    let budget = DeviceBudget(ram: try ram.map(DeviceBudget.parseSize), flash: try flash.map(DeviceBudget.parseSize))
+    let budget = DeviceBudget(
+      ram: try ram.map(DeviceBudget.parseSize), flash: try flash.map(DeviceBudget.parseSize))
     let fitted = budget == DeviceBudget() ? settings : try budget.fitting(settings)
     // With a budget, the unbudgeted model is trained too (its figures only), for the comparison.
     let runs = fitted.budget == nil ? [fitted] : [settings, fitted]
     let progress = ProgressLine(total: jobs.count * runs.count, noun: "traces", quiet: quiet)
     let results = try runs.map {
-      try Trainer.train(jobs: jobs, annotations: annotations, settings: $0, traceDone: { progress.advance(rows: $0) })
+      try Trainer.train(
+        jobs: jobs, annotations: annotations, settings: $0, traceDone: { progress.advance(rows: $0) })
     }
     progress.finish()
     let result = results[results.count - 1]
     try makeDirectories(output)
-    try ModelDirectory.write(result, to: output, command: Provenance.commandLine, version: AccelKit.fullVersion)
+    try ModelDirectory.write(
+      result, to: output, command: Provenance.commandLine, version: AccelKit.fullVersion)
     try writeStdout(ModelDirectory.summary(result))
     if results.count == 2 { try writeStdout(ModelDirectory.budgetSummary(result, unbudgeted: results[0])) }
   }

@@ -4,6 +4,8 @@ import AccelGestures
 import AccelIO
 import AccelLearning
 import AccelPlot
+import AccelScaleOut
+import AccelTuning
 import ArgumentParser
 
 struct Tune: ParsableCommand {
@@ -92,7 +94,8 @@ struct Tune: ParsableCommand {
 
   @Flag(
     help:
-      "Choose by the worst source: every --subject-to bound must hold on every source (where its metric is defined) and the objective is the worst source's.")
+      "Choose by the worst source: every --subject-to bound must hold on every source (where its metric is defined) and the objective is the worst source's."
+  )
   var worstSource = false
 
   @Option(
@@ -135,7 +138,8 @@ struct Tune: ParsableCommand {
   func validate() throws {
     if BuiltInModels.named(rule) != nil {
       throw ValidationError(
-        "\(rule) is a learned model: accelkit train chose its decoding; sweep it with evaluate --sweep \(rule).on=FROM:TO:STEP, or train another")
+        "\(rule) is a learned model: accelkit train chose its decoding; sweep it with evaluate --sweep \(rule).on=FROM:TO:STEP, or train another"
+      )
     }
     guard Detectors.named(rule) != nil else {
       throw ValidationError(

@@ -1,5 +1,6 @@
 import AccelCore
 import AccelEvaluation
+import AccelScaleOut
 
 /// Writes a shard's partial result to DIR/partial.json (atomically) or to stdout (`-`), as
 /// `evaluate`, `tune` and `merge` do.

@@ -1,6 +1,8 @@
 import AccelCore
+import AccelEvaluation
 import AccelGestures
 import AccelIO
+import AccelScaleOut
 
 /// One round of a tuning search (a batch of trials) with each trace's metrics per trial.
 public struct TuningRound: Sendable {
@@ -196,7 +198,8 @@ public struct PartialTuning: Sendable {
       separator: ", ")
     text += "]], \"trials\": \(t.trials), \"seed\": \"\(t.seed)\", \"folds\": \(t.folds), "
     text += "\"sources\": [\(t.groupNames.map(jsonString).joined(separator: ", "))], "
-    text += "\"trace_sources\": \(t.groups.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" } ?? "null"), "
+    text +=
+      "\"trace_sources\": \(t.groups.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" } ?? "null"), "
     text += "\"cv_by_source\": \(t.foldsBySource), \"worst_source\": \(t.worstSource)}"
     return text
   }
@@ -254,7 +257,8 @@ public struct PartialTuning: Sendable {
     tuning.groupNames = t["sources"]?.array?.compactMap(\.string) ?? []
     tuning.groups = t["trace_sources"]?.array?.map { Int($0.number ?? -1) }
     if let groups = tuning.groups {
-      guard groups.count == header.traceCount, groups.allSatisfy({ tuning.groupNames.indices.contains($0) }) else {
+      guard groups.count == header.traceCount, groups.allSatisfy({ tuning.groupNames.indices.contains($0) })
+      else {
         throw r.fail("its trace sources do not fit its traces")
       }
     }

@@ -1,6 +1,7 @@
 import AccelCore
 import AccelEvaluation
 import AccelGestures
+import AccelTuning
 import TestSupport
 import Testing
 
@@ -36,7 +37,9 @@ import Testing
     let b = try Tuner.run(settings(), traceCount: 1, evaluate: score)
     #expect(a.trialsCSV() == b.trialsCSV())
     #expect(a.trials.count == 40)
-    #expect(a.trials[0].setting.assignments.map(\.value) == [13 / AccelerationUnit.standardGravity], "the defaults first")
+    #expect(
+      a.trials[0].setting.assignments.map(\.value) == [13 / AccelerationUnit.standardGravity],
+      "the defaults first")
     let values = a.trials.compactMap { $0.setting.assignments.first?.value }
     #expect(values.allSatisfy { (1.05...2.5).contains($0) })
     #expect(Set(values).count == values.count, "no setting is evaluated twice")
@@ -50,7 +53,8 @@ import Testing
   /// some meet chooses among those only.
   @Test func boundsComeBeforeTheObjective() throws {
     var s = settings()
-    s.objective = TuningObjective(constraints: try TuningObjective.parseConstraints("false_alarms_per_hour<=0.001,recall>=0.5"))
+    s.objective = TuningObjective(
+      constraints: try TuningObjective.parseConstraints("false_alarms_per_hour<=0.001,recall>=0.5"))
     let r = try Tuner.run(s, traceCount: 1, evaluate: score)
     #expect(r.trials[r.best].total.fp == 0 && r.trials[r.best].total.recall >= 0.5)
     s.objective = TuningObjective(constraints: try TuningObjective.parseConstraints("recall>=2"))
@@ -64,7 +68,8 @@ import Testing
     let log = SearchDimension("x", 0.1, 10, logarithmic: true)
     #expect(abs(log.value(at: 0.5) - 1) < 1e-12 && abs(log.position(of: 1) - 0.5) < 1e-12)
     #expect(SearchDimension("n", 2, 6, isInteger: true).value(at: 0.6) == 4)
-    let space = try Tuner.space(rule: "swing", items: ["swing_g=0.5:1:log", "swing.min_swings=3:9"], base: [])
+    let space = try Tuner.space(
+      rule: "swing", items: ["swing_g=0.5:1:log", "swing.min_swings=3:9"], base: [])
     #expect(space.map(\.name) == ["swing_g", "min_swings"] && space[0].logarithmic && space[1].isInteger)
     #expect(throws: AccelError.self) { try Tuner.space(rule: "swing", items: ["nope=1:2"], base: []) }
     #expect(throws: AccelError.self) { try Tuner.space(rule: "swing", items: ["swing_g=2:1"], base: []) }
@@ -74,7 +79,8 @@ import Testing
     let front = r.paretoFront
     for i in front {
       let a = r.trials[i].total
-      #expect(!r.trials.contains { $0.total.f1 > a.f1 && $0.total.falseAlarmsPerHour <= a.falseAlarmsPerHour })
+      #expect(
+        !r.trials.contains { $0.total.f1 > a.f1 && $0.total.falseAlarmsPerHour <= a.falseAlarmsPerHour })
     }
     #expect(front.contains(r.best))
   }
@@ -88,7 +94,9 @@ import Testing
   /// diluted over three hours); by the worst source, the bound on false alarms holds only from
   /// 1.8 g.
   static func score(_ batch: [RuleSetting]) -> [[Metrics]] {
-    func threshold(_ s: RuleSetting) -> Double { s.assignments.first { $0.name == "threshold" }?.value ?? 1.3 }
+    func threshold(_ s: RuleSetting) -> Double {
+      s.assignments.first { $0.name == "threshold" }?.value ?? 1.3
+    }
     let shakes = batch.map { s -> Metrics in
       var m = Metrics()
       m.duration = 3600
@@ -125,8 +133,10 @@ import Testing
   }
 
   @Test func theWorstSourceBoundsTheChoice() throws {
-    let summed = try Tuner.run(Self.settings(worst: false, bySource: false), traceCount: 3, evaluate: Self.score)
-    let worst = try Tuner.run(Self.settings(worst: true, bySource: false), traceCount: 3, evaluate: Self.score)
+    let summed = try Tuner.run(
+      Self.settings(worst: false, bySource: false), traceCount: 3, evaluate: Self.score)
+    let worst = try Tuner.run(
+      Self.settings(worst: true, bySource: false), traceCount: 3, evaluate: Self.score)
     let low = summed.trials[summed.best].setting.assignments[0].value
     let high = worst.trials[worst.best].setting.assignments[0].value
     #expect(low < 1.8, "on the sum, 2 false alarms over 3 hours meet the bound: \(low)")
@@ -137,11 +147,13 @@ import Testing
   }
 
   @Test func leavingOneSourceOutHoldsEachSourceOutOnce() throws {
-    let result = try Tuner.run(Self.settings(worst: true, bySource: true), traceCount: 3, evaluate: Self.score)
+    let result = try Tuner.run(
+      Self.settings(worst: true, bySource: true), traceCount: 3, evaluate: Self.score)
     #expect(result.folds.map(\.traces) == [[0], [1], [2]])
     let csv = result.foldsCSV().split(separator: "\n")
     #expect(csv[0].hasPrefix("held_out_source,fold,traces,"))
-    #expect(csv[1].hasPrefix("shakes,1,1,") && csv[2].hasPrefix("noisy,2,1,") && csv[3].hasPrefix("quiet,3,1,"))
+    #expect(
+      csv[1].hasPrefix("shakes,1,1,") && csv[2].hasPrefix("noisy,2,1,") && csv[3].hasPrefix("quiet,3,1,"))
     // Held out, the shakes are scored with the choice made on negatives alone.
     #expect(result.folds[0].heldOut.tp + result.folds[0].heldOut.fn == 10)
   }

@@ -1,5 +1,7 @@
 import AccelCore
+import AccelEvaluation
 import AccelGestures
+import AccelScaleOut
 
 extension RuleSetting {
   /// The setting --rule or --model, --param and --params-file choose (the file's items first,

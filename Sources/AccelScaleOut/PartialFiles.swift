@@ -1,4 +1,5 @@
 import AccelCore
+import AccelEvaluation
 import AccelIO
 
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
 import AccelCore
+import AccelEvaluation
 import AccelPlot
+import AccelScaleOut
 
 extension TuningResult {
   /// What tune prints: the best trial and the cross-validated estimate.
