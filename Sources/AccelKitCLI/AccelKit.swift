@@ -52,7 +52,6 @@ struct AccelKit: ParsableCommand {
     TemporaryFiles.installSignalHandlers()
     do {
       var command = try parseAsRoot()
-      try FiniteOptions.check(command)
       try command.run()
     } catch let error as AccelError {
       Diagnostics.error(error)

@@ -22,10 +22,31 @@ import Testing
   }
 
   @Test func theOptionIsNamedInTheMessage() throws {
-    let r = try accelkit([
-      "simulate", "ball", "--cap", "nan", Paths.packageRoot + "/datasets/test/000.csv", "-o", "-",
-    ])
-    #expect(r.stderr.hasPrefix("Error: --cap must be a finite number, got nan\n"), "\(r.stderr)")
+    let trace = Paths.packageRoot + "/datasets/test/000.csv"
+    let r = try accelkit(["simulate", "ball", "--cap", "nan", trace, "-o", "-"])
+    #expect(r.stderr.hasPrefix("Error: The value 'nan' is invalid for '--cap <points>'\n"), "\(r.stderr)")
+    let fine = try accelkit(["simulate", "ball", "--cap", "1e3", trace, "-o", "-"])
+    #expect(fine.status == 0, "\(fine.stderr)")
+  }
+
+  /// The refusal is by type: every number option of the executable is declared `Finite` (or
+  /// `Finite?`, `[Finite]`), which the parser refuses NaN and the infinities for; none is a
+  /// plain Double, which would accept them.
+  @Test func everyNumberOptionIsDeclaredFinite() throws {
+    let root = Paths.packageRoot + "/Sources/AccelKitCLI"
+    let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".swift") }
+    let declaration = #/^  (@Option[^{]*)?var \w+: (\[Double\]|Double\??|\[Finite\]|Finite\??)( = [^{]*)?$/#
+    var finite = 0
+    var plain: [String] = []
+    for file in files {
+      let text = String(decoding: readFile(root + "/" + file) ?? [], as: UTF8.self)
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        guard let match = line.wholeMatch(of: declaration) else { continue }
+        if match.output.2.contains("Finite") { finite += 1 } else { plain.append("\(file):\(number + 1)") }
+      }
+    }
+    #expect(plain.isEmpty, "declare these Finite: \(plain)")
+    #expect(finite >= 30, "\(finite)")
   }
 
   /// Times up to 1.7e308: intervals whose inverse underflows or that overflow give no NaN or

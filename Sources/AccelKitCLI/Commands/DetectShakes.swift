@@ -102,7 +102,7 @@ struct DetectShakes: ParsableCommand {
       var rows = 0
       defer { progress.advance(rows: rows) }
       return Result { () throws -> (EventsFile.Detections, ByteInput) in
-        let stream = try Diagnostics.openStream(path: path, settings: settings, resample: resample)
+        let stream = try Diagnostics.openStream(path: path, settings: settings, resample: resample?.value)
         let events = try setting.detect(rate: stream.rate) {
           let block = try stream.next()
           rows += block?.count ?? 0

@@ -156,7 +156,7 @@ struct Evaluate: ParsableCommand {
       total: ownedJobs.count, noun: "traces", quiet: matching.quiet,
       totalBytes: ProgressLine.size(of: ownedJobs.map(\.trace)))
     let settings = MatchingSettings(
-      label: matching.label, tolerance: matching.tolerance, includeCancelled: includeCancelled,
+      label: matching.label, tolerance: matching.tolerance.value, includeCancelled: includeCancelled,
       criteria: matching.criteria)
     if let spec = shardSpec, let output {
       let header = try ShardHeader(
@@ -196,7 +196,7 @@ struct Evaluate: ParsableCommand {
     let run = RunDescription(
       version: AccelKit.fullVersion, command: ["accelkit"] + CommandLine.arguments.dropFirst(),
       dataset: dataset,
-      tolerance: matching.tolerance, label: matching.label)
+      tolerance: matching.tolerance.value, label: matching.label)
     try report.publish(
       result, baseline: baseline, run: run, criteria: matching.criteria, output: output
     ) { result, context in

@@ -64,7 +64,7 @@ struct Export: ParsableCommand {
     help: ArgumentHelp(
       "The recorder's sample rate, for rules whose constants depend on it (give detect-shakes the same --rate to compare exactly).",
       valueName: "hz"))
-  var rate: Double?
+  var rate: Finite?
 
   @Option(
     help: ArgumentHelp(
@@ -97,7 +97,7 @@ struct Export: ParsableCommand {
     var settings = ExportSettings()
     settings.precision = precision
     settings.prefix = prefix
-    settings.rate = rate
+    settings.rate = rate?.value
     settings.convention = convention
     settings.command = Provenance.commandLine
     settings.version = AccelKit.version
@@ -109,7 +109,7 @@ struct Export: ParsableCommand {
     try file.commit()
     Diagnostics.note(
       "wrote \(output)/\(DetectorExport.headerName): \(setting.description), \(precision.rawValue)"
-        + (rate.map { ", \(formatNumber($0)) Hz" } ?? "")
+        + (rate.map { ", \(formatNumber($0.value)) Hz" } ?? "")
         + (convention == .specificForce ? ", specific force in" : "")
         + "; \(exported.footprint)")
   }

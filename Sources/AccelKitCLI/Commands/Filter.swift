@@ -104,7 +104,7 @@ enum FilterRunner {
   static func run(_ options: FilterOptions, kind: TraceFilterKind, fusion: AttitudeSettings? = nil) throws {
     let settings = try options.input.settings()
     if options.describe && options.trace == nil {
-      guard let rate = options.resampling.resample ?? settings.rate else {
+      guard let rate = options.resampling.resample?.value ?? settings.rate else {
         throw AccelError.usage("--describe without a trace needs the sample rate: give --rate HZ")
       }
       let filter = try TraceFilter(kind, rate: rate, initialization: options.initialization)
@@ -112,7 +112,7 @@ enum FilterRunner {
       try plotResponse(options, filter: filter, rate: rate, inputs: [])
       return
     }
-    let stream = try Diagnostics.openStream(path: options.trace!, settings: settings, resample: options.resampling.resample)
+    let stream = try Diagnostics.openStream(path: options.trace!, settings: settings, resample: options.resampling.resample?.value)
     if let fusion {
       try runFused(options, fusion: fusion, stream: stream)
       return
@@ -164,21 +164,21 @@ enum FilterRunner {
 
 struct ExponentialOptions: ParsableArguments {
   @Option(help: ArgumentHelp("The filtering factor a in (0, 1] (kFilteringFactor of Apple's iPhone OS sample code; default 0.1).", valueName: "a"))
-  var alpha: Double?
+  var alpha: Finite?
 
   @Option(help: ArgumentHelp("Set a from a cutoff instead: a = dt / (RC + dt), RC = 1 / (2 pi fc).", valueName: "hz"))
-  var cutoff: Double?
+  var cutoff: Finite?
 
   func validate() throws {
     if alpha != nil && cutoff != nil { throw ValidationError("give --alpha or --cutoff, not both") }
     if let alpha {
-      do { try ExponentialDesign.check(alpha: alpha) } catch let error as AccelError { throw ValidationError(error.message) }
+      do { try ExponentialDesign.check(alpha: alpha.value) } catch let error as AccelError { throw ValidationError(error.message) }
     }
   }
 
   var setting: ExponentialSetting {
-    if let cutoff { return .cutoff(cutoff) }
-    return alpha.map(ExponentialSetting.alpha) ?? .standard
+    if let cutoff { return .cutoff(cutoff.value) }
+    return alpha.map { ExponentialSetting.alpha($0.value) } ?? .standard
   }
 }
 
@@ -261,7 +261,7 @@ struct Gravity: ParsableCommand {
 
 struct AppleOptions: ParsableArguments {
   @Option(help: ArgumentHelp("The cutoff in Hz, with Apple's constant RC = 1 / fc (the true -3 dB point is about fc / (2 pi)).", valueName: "hz"))
-  var cutoff: Double = 5
+  var cutoff: Finite = 5
 
   @Flag(help: "Use Apple's plain filter, without the adaptive rule.")
   var noAdaptive = false
@@ -269,7 +269,7 @@ struct AppleOptions: ParsableArguments {
 
 /// Runs Apple's low-pass or high-pass over the trace.
 func runAppleFilter(_ kind: AppleFilter.Kind, apple: AppleOptions, options: FilterOptions) throws {
-  try FilterRunner.run(options, kind: .apple(kind, cutoff: apple.cutoff, adaptive: !apple.noAdaptive))
+  try FilterRunner.run(options, kind: .apple(kind, cutoff: apple.cutoff.value, adaptive: !apple.noAdaptive))
 }
 
 struct AdaptiveLowpass: ParsableCommand {
@@ -321,10 +321,10 @@ struct Butterworth: ParsableCommand {
   var order: Int = 4
 
   @Option(help: ArgumentHelp("The cutoff in Hz (the lower edge for band filters).", valueName: "hz"))
-  var cutoff: Double
+  var cutoff: Finite
 
   @Option(help: ArgumentHelp("The upper edge in Hz, for bandpass and bandstop.", valueName: "hz"))
-  var cutoffHigh: Double?
+  var cutoffHigh: Finite?
 
   @Option(help: "The band: low, high, bandpass or bandstop.")
   var band: FilterBand = .low
@@ -336,6 +336,6 @@ struct Butterworth: ParsableCommand {
 
   func run() throws {
     try FilterRunner.run(
-      options, kind: .butterworth(order: order, cutoff: cutoff, cutoffHigh: cutoffHigh, band: band, zeroPhase: zeroPhase))
+      options, kind: .butterworth(order: order, cutoff: cutoff.value, cutoffHigh: cutoffHigh?.value, band: band, zeroPhase: zeroPhase))
   }
 }

@@ -69,10 +69,10 @@ struct Orientation: ParsableCommand {
   var raw = false
 
   @Option(help: ArgumentHelp("The gravity low-pass factor a in (0, 1], instead of --cutoff.", valueName: "a"))
-  var alpha: Double?
+  var alpha: Finite?
 
   @Option(help: ArgumentHelp("The gravity low-pass cutoff (RC = 1 / (2 pi fc)).", valueName: "hz"))
-  var cutoff: Double?
+  var cutoff: Finite?
 
   @Option(help: "coremotion (roll, pitch) or aerospace (roll_x, pitch_y on the specific force).")
   var angles: OrientationSettings.Angles = .coremotion
@@ -84,21 +84,21 @@ struct Orientation: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Within this many degrees of flat the device is face-up or face-down.", valueName: "degrees"))
-  var flatAngle: Double = OrientationClassifier.defaultFlatAngle
+  var flatAngle: Finite = Finite(OrientationClassifier.defaultFlatAngle)
 
   @Option(help: ArgumentHelp("The orientation is unknown while | |a| - 1 g | exceeds this.", valueName: "g"))
-  var accelTolerance: Double = OrientationClassifier.defaultAccelerationTolerance
+  var accelTolerance: Finite = Finite(OrientationClassifier.defaultAccelerationTolerance)
 
   @Flag(help: "Write orientation change events (t,from,to) instead of per-sample angles.")
   var events = false
 
   @Option(
     help: ArgumentHelp("How long a new orientation must hold before it is announced.", valueName: "seconds"))
-  var settle: Double = OrientationAnnouncer.defaultSettle
+  var settle: Finite = Finite(OrientationAnnouncer.defaultSettle)
 
   @Option(
     help: ArgumentHelp("How far past a boundary the current orientation is kept.", valueName: "degrees"))
-  var hysteresis: Double = OrientationClassifier.defaultHysteresis
+  var hysteresis: Finite = Finite(OrientationClassifier.defaultHysteresis)
 
   @OptionGroup var resampling: ResampleOptions
 
@@ -134,15 +134,15 @@ struct Orientation: ParsableCommand {
     if raw {
       s.gravity = .raw
     } else if let alpha {
-      s.gravity = .lowpass(.alpha(alpha))
+      s.gravity = .lowpass(.alpha(alpha.value))
     } else if let cutoff {
-      s.gravity = .lowpass(.cutoff(cutoff))
+      s.gravity = .lowpass(.cutoff(cutoff.value))
     }
     s.angles = angles
     s.gyroscope = gyro
     s.classifier = OrientationClassifier(
-      flatAngle: flatAngle, accelerationTolerance: accelTolerance, hysteresis: hysteresis)
-    s.settle = settle
+      flatAngle: flatAngle.value, accelerationTolerance: accelTolerance.value, hysteresis: hysteresis.value)
+    s.settle = settle.value
     return s
   }
 
@@ -151,7 +151,7 @@ struct Orientation: ParsableCommand {
 
   func run() throws {
     let stream = try Diagnostics.openStream(
-      path: trace, settings: try input.settings(), resample: resampling.resample)
+      path: trace, settings: try input.settings(), resample: resampling.resample?.value)
     var stage = try OrientationStage(settings, rate: stream.rate)
     if events {
       let file = try OutputFile(path: output, inputs: [stream.input])

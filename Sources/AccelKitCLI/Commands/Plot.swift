@@ -54,8 +54,8 @@ struct PlotTrace: ParsableCommand {
       "An events CSV to shade (repeatable: the first is drawn as truth, the second as detections).",
       valueName: "events.csv"))
   var events: [String] = []
-  @Option(help: ArgumentHelp("Start of the time window.", valueName: "seconds")) var from: Double?
-  @Option(help: ArgumentHelp("End of the time window.", valueName: "seconds")) var to: Double?
+  @Option(help: ArgumentHelp("Start of the time window.", valueName: "seconds")) var from: Finite?
+  @Option(help: ArgumentHelp("End of the time window.", valueName: "seconds")) var to: Finite?
   @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file (`-` for stdout).", valueName: "path"))
   var output: String = "-"
 
@@ -68,7 +68,7 @@ struct PlotTrace: ParsableCommand {
     var envelope = Plots.traceEnvelope()
     while let block = try stream.next() {
       for i in 0..<block.count
-      where (from.map { block.t[i] >= $0 } ?? true) && (to.map { block.t[i] <= $0 } ?? true) {
+      where (from.map { block.t[i] >= $0.value } ?? true) && (to.map { block.t[i] <= $0.value } ?? true) {
         Plots.addTrace(t: block.t[i], x: block.x[i], y: block.y[i], z: block.z[i], to: &envelope)
       }
     }

@@ -67,20 +67,20 @@ struct Ball: ParsableCommand {
   @OptionGroup var options: SimulationOptions
 
   @Option(help: "The velocity kept, reversed, at a bounce.")
-  var damping: Double = 0.75
+  var damping: Finite = 0.75
 
   @Option(help: ArgumentHelp("The largest speed per step on each axis.", valueName: "points"))
-  var cap: Double = 32
+  var cap: Finite = 32
 
   @Option(help: ArgumentHelp("The distance from the view's edges where the ball bounces.", valueName: "points"))
-  var margin: Double = 8
+  var margin: Finite = 8
 
   func run() throws {
     let (w, h) = try options.size()
-    guard margin >= 0 && 2 * margin < min(w, h) else { throw AccelError.usage("--margin must leave room inside the view, got \(margin)") }
+    guard margin >= 0 && 2 * margin.value < min(w, h) else { throw AccelError.usage("--margin must leave room inside the view, got \(margin)") }
     let (source, input) = try TraceOpener.open(path: options.trace, settings: try options.input.settings())
     try options.reserveOutputs()
-    var ball = BouncingBall(width: w, height: h, margin: margin, damping: damping, cap: cap)
+    var ball = BouncingBall(width: w, height: h, margin: margin.value, damping: damping.value, cap: cap.value)
     let table = try CSVTableWriter(
       output: try OutputFile(path: options.output, inputs: [input]), names: BouncingBall.columns,
       significantDigits: options.numbers.precision)

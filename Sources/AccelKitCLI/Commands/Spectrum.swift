@@ -22,13 +22,13 @@ struct SpectralOptions: ParsableArguments {
   var segment: Int = 256
 
   @Option(help: ArgumentHelp("The fraction of a segment shared with the next, in [0, 1).", valueName: "fraction"))
-  var overlap: Double?
+  var overlap: Finite?
 
   @Option(help: "The window: hann, hamming, blackman, boxcar or tukey (periodic, as scipy's get_window).")
   var window: WindowName?
 
   @Option(help: ArgumentHelp("The tapered fraction of a Tukey window.", valueName: "alpha"))
-  var tukeyAlpha: Double?
+  var tukeyAlpha: Finite?
 
   @Option(help: "What to remove from each segment: constant (its mean), linear (its least-squares line) or none.")
   var detrend: Detrend = .constant
@@ -54,14 +54,14 @@ struct SpectralOptions: ParsableArguments {
   func request() throws -> SpectrumRequest {
     var r = SpectrumRequest()
     r.segment = segment
-    r.overlap = overlap
+    r.overlap = overlap?.value
     switch window {
     case nil: r.window = nil
     case .hann: r.window = .hann
     case .hamming: r.window = .hamming
     case .blackman: r.window = .blackman
     case .boxcar: r.window = .boxcar
-    case .tukey: r.window = .tukey(alpha: tukeyAlpha ?? 0.5)
+    case .tukey: r.window = .tukey(alpha: tukeyAlpha?.value ?? 0.5)
     }
     r.detrend = detrend
     r.scaling = scaling
@@ -198,7 +198,7 @@ struct Spectrum: ParsableCommand {
       try runCross()
       return
     }
-    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
+    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample?.value)
     var request = try spectral.request()
     request.method = method
     request.average = average
@@ -230,8 +230,8 @@ extension Spectrum {
   func runCross() throws {
     let (a, b) = try Self.pair(csd ?? coherence!, option: csd != nil ? "--csd" : "--coherence")
     let settings = try input.settings()
-    let stream = try Diagnostics.openStream(path: trace, settings: settings, resample: resampling.resample)
-    let second = try other.map { try Diagnostics.openStream(path: $0, settings: settings, resample: resampling.resample) }
+    let stream = try Diagnostics.openStream(path: trace, settings: settings, resample: resampling.resample?.value)
+    let second = try other.map { try Diagnostics.openStream(path: $0, settings: settings, resample: resampling.resample?.value) }
     if let second, abs(second.rate - stream.rate) > 1e-6 * stream.rate {
       throw AccelError.usage(
         "\(second.name) is sampled at \(formatHz(second.rate)) Hz and \(stream.name) at \(formatHz(stream.rate)) Hz: cross spectra pair samples taken together",
@@ -316,9 +316,9 @@ struct Spectrogram: ParsableCommand {
   @OptionGroup(title: "Numbers") var numbers: NumberOptions
 
   func run() throws {
-    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample)
+    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample?.value)
     var request = try spectral.request()
-    if request.window == nil, let alpha = spectral.tukeyAlpha { request.window = .tukey(alpha: alpha) }
+    if request.window == nil, let alpha = spectral.tukeyAlpha { request.window = .tukey(alpha: alpha.value) }
     try spectral.loadWisdom()
     let spectrogram = TraceSpectrogram(request, rate: stream.rate, name: stream.name)
     let writer = try TableFormat.openWriter(

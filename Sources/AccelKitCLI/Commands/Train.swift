@@ -63,7 +63,7 @@ struct Train: ParsableCommand {
   var depth: Int = 5
 
   @Option(help: "XGBoost's learning rate (eta).")
-  var learningRate: Double = 0.1
+  var learningRate: Finite = 0.1
 
   @Option(help: "The seed of XGBoost's row and column sampling.")
   var seed: UInt64 = 1
@@ -102,7 +102,7 @@ struct Train: ParsableCommand {
   var flash: String?
 
   @Option(help: ArgumentHelp("The matching tolerance the decoding is scored with.", valueName: "seconds"))
-  var tolerance: Double = 0.25
+  var tolerance: Finite = 0.25
 
   @Option(help: "XGBoost's threads (the model is the same for any count).")
   var threads: Int = 1
@@ -129,7 +129,7 @@ struct Train: ParsableCommand {
     s.spec = try features.spec()
     s.rounds = rounds
     s.maxDepth = depth
-    s.learningRate = learningRate
+    s.learningRate = learningRate.value
     s.seed = seed
     s.threads = threads
     s.folds = folds
@@ -139,7 +139,7 @@ struct Train: ParsableCommand {
     s.objective = TuningObjective(
       metric: "f1", maximize: true, constraints: try TuningObjective.parseConstraints(subjectTo))
     s.worstSource = worstSource
-    s.tolerance = tolerance
+    s.tolerance = tolerance.value
     s.parallelism = jobs
     try s.validate()
     return s

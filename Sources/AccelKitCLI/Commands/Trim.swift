@@ -29,10 +29,10 @@ struct Trim: ParsableCommand {
   var output: String
 
   @Option(help: ArgumentHelp("Keep samples from this time on (inclusive).", valueName: "seconds"))
-  var from: Double?
+  var from: Finite?
 
   @Option(help: ArgumentHelp("Keep samples before this time (exclusive).", valueName: "seconds"))
-  var to: Double?
+  var to: Finite?
 
   @Flag(help: "Count --from and --to from the first sample instead of the trace's time zero.")
   var relative = false
@@ -43,10 +43,10 @@ struct Trim: ParsableCommand {
 
   func validate() throws {
     for (name, value) in [("--from", from), ("--to", to)] {
-      if let value, !value.isFinite { throw ValidationError("\(name) must be a finite number of seconds") }
+      if let value, !value.value.isFinite { throw ValidationError("\(name) must be a finite number of seconds") }
     }
     if let from, let to, !(from < to) {
-      throw ValidationError("--from (\(formatNumber(from)) s) must come before --to (\(formatNumber(to)) s)")
+      throw ValidationError("--from (\(formatNumber(from.value)) s) must come before --to (\(formatNumber(to.value)) s)")
     }
     if from == nil && to == nil { throw ValidationError("give --from, --to or both") }
   }
@@ -58,7 +58,7 @@ struct Trim: ParsableCommand {
     let sink = try TraceWriters.make(
       format: format, output: file, precision: written.dtype ?? source.metadata.precision,
       layout: source.metadata.layout, significantDigits: numbers.precision)
-    var window = TimeWindow(from: from, to: to, relative: relative)
+    var window = TimeWindow(from: from?.value, to: to?.value, relative: relative)
     var kept = 0
     while !window.isPast, let block = try source.next() {
       let inside = window.process(block)

@@ -228,7 +228,7 @@ struct Tune: ParsableCommand {
       let partial = try PartialTuning.step(
         shard: spec, header: header,
         matching: MatchingSettings(
-          label: matching.label, tolerance: matching.tolerance, includeCancelled: false,
+          label: matching.label, tolerance: matching.tolerance.value, includeCancelled: false,
           criteria: matching.criteria),
         tuning: settings, state: state, jobs: jobs, annotations: annotations, parallelism: matching.jobs,
         traceDone: { progress.advance(rows: $0) })
@@ -254,7 +254,7 @@ struct Tune: ParsableCommand {
       }
       return try Evaluator.evaluate(
         jobs: jobs, annotations: annotations, settings: batch, label: matching.label,
-        tolerance: matching.tolerance,
+        tolerance: matching.tolerance.value,
         includeCancelled: false, criteria: matching.criteria, parallelism: matching.jobs,
         traceDone: { progress.advance(rows: $0) }
       ).map(\.metrics)

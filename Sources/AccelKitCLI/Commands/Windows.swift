@@ -29,12 +29,12 @@ struct Windows: ParsableCommand {
   var output: String
 
   @Option(help: ArgumentHelp("The window's width.", valueName: "seconds"))
-  var width: Double = 1
+  var width: Finite = 1
 
   @OptionGroup(title: "Numbers") var numbers: NumberOptions
 
   func validate() throws {
-    if !(width > 0 && width.isFinite) {
+    if !(width > 0) {
       throw ValidationError("--width must be a positive number of seconds")
     }
   }
@@ -44,7 +44,7 @@ struct Windows: ParsableCommand {
     let file = try OutputFile(path: output, inputs: [byteInput])
     let table = try CSVTableWriter(
       output: file, names: WindowRow.columnNames, significantDigits: numbers.precision, exact: ["t", "n"])
-    var windows = WindowStatistics(width: width)
+    var windows = WindowStatistics(width: width.value)
     func write(_ rows: [WindowRow]) throws {
       guard !rows.isEmpty else { return }
       let values = rows.map(\.values)

@@ -6,13 +6,13 @@ struct FeatureOptions: ParsableArguments {
   @Option(
     name: .customLong("window"),
     help: ArgumentHelp("A window width (repeatable; default 1 and 4).", valueName: "seconds"))
-  var windows: [Double] = []
+  var windows: [Finite] = []
 
   @Option(help: ArgumentHelp("Seconds between windows.", valueName: "seconds"))
-  var hop: Double = 0.1
+  var hop: Finite = 0.1
 
   @Option(help: ArgumentHelp("The grid the features are computed on.", valueName: "hz"))
-  var featureRate: Double = 50
+  var featureRate: Finite = 50
 
   @Option(
     name: .customLong("band"),
@@ -30,9 +30,9 @@ struct FeatureOptions: ParsableArguments {
   /// The specification the options describe, checked.
   func spec() throws -> FeatureSpec {
     var spec = FeatureSpec()
-    if !windows.isEmpty { spec.widthsSeconds = windows }
-    spec.hopSeconds = hop
-    spec.rateHz = featureRate
+    if !windows.isEmpty { spec.widthsSeconds = windows.map(\.value) }
+    spec.hopSeconds = hop.value
+    spec.rateHz = featureRate.value
     spec.gyroscope = gyro
     if !bands.isEmpty { spec.bands = try bands.map(Self.band) }
     try spec.validate()

@@ -31,7 +31,7 @@ struct InputOptions: ParsableArguments {
   var keep: String?
 
   @Option(help: ArgumentHelp("Set the sample rate, for inputs without a time column.", valueName: "hz"))
-  var rate: Double?
+  var rate: Finite?
 
   @Option(help: "Set the unit of the time column: s, ms, us or ns (default: s).")
   var timeUnit: TimeUnit?
@@ -76,7 +76,7 @@ struct InputOptions: ParsableArguments {
   var allowNonfinite = false
 
   func validate() throws {
-    if let rate, !(rate > 0 && rate.isFinite) {
+    if let rate, !(rate > 0) {
       throw ValidationError("--rate must be a positive number of Hz, got \(rate)")
     }
     if let delimiter, CSVDialect.parseDelimiter(delimiter) == nil {
@@ -108,7 +108,7 @@ struct InputOptions: ParsableArguments {
     o.noHeader = noHeader
     o.columns = try columns.map(ColumnSpec.init(parsing:))
     o.keep = try keep.map(ColumnSpec.parseReferences) ?? []
-    o.rate = rate
+    o.rate = rate?.value
     o.timeUnit = timeUnit
     o.units = units.flatMap(UnitsSetting.init(name:))
     o.gyroscopeUnits = gyroUnits.flatMap(UnitChoice<AngularRateUnit>.init(name:))

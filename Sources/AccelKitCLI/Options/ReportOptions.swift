@@ -47,7 +47,7 @@ struct ReportOptions: ParsableArguments {
     help: ArgumentHelp(
       "With --fail-on-regression: the change a metric may make for the worse before it counts.",
       valueName: "amount"))
-  var regressionTolerance: Double = 0
+  var regressionTolerance: Finite = 0
 
   @Flag(
     help:
@@ -93,7 +93,7 @@ struct ReportOptions: ParsableArguments {
       throw ValidationError("--precision takes 1 to 17 significant digits, got \(precision)")
     }
     if strict && baseline == nil { throw ValidationError("--strict needs --baseline") }
-    if !(regressionTolerance >= 0 && regressionTolerance.isFinite) {
+    if !(regressionTolerance >= 0) {
       throw ValidationError("--regression-tolerance must be at least 0, got \(regressionTolerance)")
     }
   }
@@ -135,7 +135,7 @@ struct ReportOptions: ParsableArguments {
     var regressions: [String] = []
     if let baseline {
       let comparison = report.compare(
-        with: baseline, gated: gates.map(\.metric), tolerance: regressionTolerance,
+        with: baseline, gated: gates.map(\.metric), tolerance: regressionTolerance.value,
         fingerprint: report.fingerprint, allowMissing: allowMissing, digits: precision)
       changes = comparison.changes
       regressions = comparison.regressions

@@ -7,11 +7,11 @@ struct ResampleOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Put the trace on a uniform grid at this rate (linear interpolation) first.", valueName: "hz"))
-  var resample: Double?
+  var resample: Finite?
 
   func validate() throws {
-    if let resample, !(resample > 0 && resample.isFinite) {
-      throw ValidationError("--resample must be a positive number of Hz, got \(formatNumber(resample))")
+    if let resample, !(resample > 0) {
+      throw ValidationError("--resample must be a positive number of Hz, got \(formatNumber(resample.value))")
     }
   }
 }
