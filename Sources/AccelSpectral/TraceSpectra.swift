@@ -1,5 +1,11 @@
 import AccelCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The columns a trace's spectrum is taken of: an axis of the accelerometer, or the norm |a|.
 public enum SpectrumChannel: String, CaseIterable, Sendable {
   case x, y, z, norm
@@ -79,7 +85,9 @@ public struct SpectrumRequest: Sendable, Equatable {
 
   /// The settings for a trace at `rate` Hz; `length` (when the trace is shorter than a segment)
   /// shrinks the segment to it, as scipy does.
-  func settings(rate: Double, length: Int?, defaultOverlap: Double, defaultWindow: WindowKind) throws -> SpectralSettings {
+  func settings(rate: Double, length: Int?, defaultOverlap: Double, defaultWindow: WindowKind) throws
+    -> SpectralSettings
+  {
     let seg = length.map { min($0, segment) } ?? segment
     let fraction = overlap ?? defaultOverlap
     return try SpectralSettings(
@@ -145,7 +153,9 @@ public final class TraceSpectrum {
   /// The spectrum of everything added.
   public func finish() throws -> SpectrumResult {
     if request.method == .periodogram {
-      guard !held.isEmpty else { throw AccelError.data(DataLocation(file: name), "the trace holds no samples") }
+      guard !held.isEmpty else {
+        throw AccelError.data(DataLocation(file: name), "the trace holds no samples")
+      }
       // One segment of the whole trace.
       let s = try SpectralSettings(
         rate: rate, segment: held.count, overlap: 0, nfft: request.nfft, window: request.window ?? .boxcar,
@@ -158,10 +168,13 @@ public final class TraceSpectrum {
       return SpectrumResult(settings: s, channels: request.channels, power: power)
     }
     if settings == nil {
-      guard !held.isEmpty else { throw AccelError.data(DataLocation(file: name), "the trace holds no samples") }
+      guard !held.isEmpty else {
+        throw AccelError.data(DataLocation(file: name), "the trace holds no samples")
+      }
       try start(length: held.count)
     }
-    return SpectrumResult(settings: settings!, channels: request.channels, power: estimators.map { $0.result()! })
+    return SpectrumResult(
+      settings: settings!, channels: request.channels, power: estimators.map { $0.result()! })
   }
 }
 
@@ -191,7 +204,9 @@ public final class TraceCrossSpectrum {
   public func add(first: [Double] = [], second: [Double] = []) throws {
     pendingFirst += first
     pendingSecond += second
-    if estimator == nil && min(pendingFirst.count, pendingSecond.count) >= request.segment { try start(length: nil) }
+    if estimator == nil && min(pendingFirst.count, pendingSecond.count) >= request.segment {
+      try start(length: nil)
+    }
     feed()
   }
 
@@ -212,17 +227,82 @@ public final class TraceCrossSpectrum {
     pendingSecond.removeFirst(n)
   }
 
+  /// Feeds channel `channels.0` of `first`'s blocks against `channels.1` of `second`'s (of
+  /// `first`'s own when `second` is nil), each read until it returns nil; samples pair in order,
+  /// and what the longer stream has beyond the shorter stays unpaired (`unpaired`).
+  public func add(
+    first: () throws -> SampleBlock?, second: (() throws -> SampleBlock?)?,
+    channels: (SpectrumChannel, SpectrumChannel)
+  ) throws {
+    guard let second else {
+      while let block = try first() {
+        try add(first: channels.0.values(in: block), second: channels.1.values(in: block))
+      }
+      return
+    }
+    var firstDone = false
+    var secondDone = false
+    while !(firstDone && secondDone) {
+      let one = firstDone ? nil : try first()
+      let two = secondDone ? nil : try second()
+      firstDone = one == nil
+      secondDone = two == nil
+      try add(
+        first: one.map { channels.0.values(in: $0) } ?? [],
+        second: two.map { channels.1.values(in: $0) } ?? [])
+    }
+  }
+
   /// The frequencies and, at each, the cross spectrum (re, im) and the coherence.
-  public func finish() throws -> (settings: SpectralSettings, re: [Double], im: [Double], coherence: [Double]) {
+  public func finish() throws -> CrossSpectrum {
     if estimator == nil {
       let n = min(pendingFirst.count, pendingSecond.count)
-      guard n > 0 else { throw AccelError.data(DataLocation(file: name), "the traces hold no samples to pair") }
+      guard n > 0 else {
+        throw AccelError.data(DataLocation(file: name), "the traces hold no samples to pair")
+      }
       try start(length: n)
       feed()
     }
     let e = estimator!
     let (re, im, coherence) = e.result()!
-    return (e.settings, re, im, coherence)
+    return CrossSpectrum(settings: e.settings, re: re, im: im, coherence: coherence)
+  }
+}
+
+/// Two signals' cross-spectral density, conj(A) B, and their coherence, at each frequency.
+public struct CrossSpectrum: Sendable {
+  public let settings: SpectralSettings
+  public let re: [Double]
+  public let im: [Double]
+  public let coherence: [Double]
+
+  public init(settings: SpectralSettings, re: [Double], im: [Double], coherence: [Double]) {
+    self.settings = settings
+    self.re = re
+    self.im = im
+    self.coherence = coherence
+  }
+
+  public var frequencies: [Double] { settings.frequencies }
+  /// |conj(A) B|.
+  public var magnitude: [Double] { zip(re, im).map { ($0 * $0 + $1 * $1).squareRoot() } }
+  /// The phase of conj(A) B in radians, in (-pi, pi] (atan2(im, re), as numpy's angle).
+  public var phase: [Double] { zip(re, im).map { atan2($1, $0) } }
+
+  /// The table `accelkit spectrum` writes: frequency, then csd_re, csd_im, csd_abs and csd_phase
+  /// with `csd`, then coherence with `coherence`.
+  public func table(csd: Bool, coherence withCoherence: Bool) -> (names: [String], columns: [[Double]]) {
+    var names = ["frequency"]
+    var columns = [frequencies]
+    if csd {
+      names += ["csd_re", "csd_im", "csd_abs", "csd_phase"]
+      columns += [re, im, magnitude, phase]
+    }
+    if withCoherence {
+      names.append("coherence")
+      columns.append(coherence)
+    }
+    return (names, columns)
   }
 }
 
@@ -247,7 +327,8 @@ public struct SpectrumResult: Sendable {
       (
         channel,
         SpectrumSummary(
-          power: p, frequencies: frequencies, binWidth: binWidth, density: settings.scaling == .density, bands: bands)
+          power: p, frequencies: frequencies, binWidth: binWidth, density: settings.scaling == .density,
+          bands: bands)
       )
     }
   }
@@ -255,17 +336,22 @@ public struct SpectrumResult: Sendable {
   /// The summary as CSV: `axis,dominant_hz,dominant_power,total_power,band_LO-HI_hz...`.
   public func summaryCSV(bands: [(Double, Double)]) -> String {
     let bandNames = bands.map { "band_\(formatNumber($0.0))-\(formatNumber($0.1))_hz" }
-    var text = (["axis", "dominant_hz", "dominant_power", "total_power"] + bandNames).joined(separator: ",") + "\n"
+    var text =
+      (["axis", "dominant_hz", "dominant_power", "total_power"] + bandNames).joined(separator: ",") + "\n"
     for (channel, s) in summaries(bands: bands) {
       text +=
-        ([channel.rawValue, formatNumber(s.dominantFrequency), formatNumber(s.dominantPower), formatNumber(s.totalPower)]
+        ([
+          channel.rawValue, formatNumber(s.dominantFrequency), formatNumber(s.dominantPower),
+          formatNumber(s.totalPower),
+        ]
         + s.bandPowers.map(formatNumber)).joined(separator: ",") + "\n"
     }
     return text
   }
 
   /// The summary for people.
-  public func summaryTable(name: String, method: SpectrumRequest.Method, bands: [(Double, Double)]) -> String {
+  public func summaryTable(name: String, method: SpectrumRequest.Method, bands: [(Double, Double)]) -> String
+  {
     let units =
       settings.scaling == .density
       ? "dominant in g^2/Hz, total and bands in g^2" : "powers in g^2 (summed bins)"
@@ -335,19 +421,23 @@ public final class TraceSpectrogram {
   public func finish() throws -> [[Double]] {
     guard estimators == nil else { return [] }
     guard !held.isEmpty else { throw AccelError.data(DataLocation(file: name), "the trace holds no samples") }
-    warnings.append(SpectrumRequest.shortTraceWarning(name: name, length: held.count, segment: request.segment))
+    warnings.append(
+      SpectrumRequest.shortTraceWarning(name: name, length: held.count, segment: request.segment))
     try start(length: held.count)
     return emit(held)
   }
 
   private func start(length: Int?) throws {
-    let s = try request.settings(rate: rate, length: length, defaultOverlap: 0.125, defaultWindow: .tukey(alpha: 0.25))
+    let s = try request.settings(
+      rate: rate, length: length, defaultOverlap: 0.125, defaultWindow: .tukey(alpha: 0.25))
     frequencies = s.frequencies
     estimators = request.channels.map { _ in SpectrogramEstimator(s, measure: request.measurePlans) }
   }
 
   private func emit(_ block: SampleBlock) -> [[Double]] {
-    let frames = zip(request.channels, estimators!).map { channel, estimator in estimator.add(channel.values(in: block)) }
+    let frames = zip(request.channels, estimators!).map { channel, estimator in
+      estimator.add(channel.values(in: block))
+    }
     guard let count = frames.first?.count, count > 0 else { return [] }
     var columns = [[Double]](repeating: [], count: 2 + frames.count)
     for f in 0..<count {

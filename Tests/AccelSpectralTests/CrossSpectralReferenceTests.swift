@@ -84,4 +84,58 @@ import Testing
     close(result.re, Self.numbers(short["re"]), "short: csd real part")
     close(result.coherence, Self.numbers(short["coherence"]), "short: coherence")
   }
+
+  /// Blocks of two streams of different lengths and block sizes pair sample by sample: the same
+  /// result as the paired arrays, the longer's tail counted as unpaired; one stream's two
+  /// channels pair with themselves.
+  @Test func streamsPairInOrderWhateverTheirBlocks() throws {
+    let x = Self.numbers(Self.data["x"])
+    let y = Self.numbers(Self.data["y"])
+    let n = min(x.count, y.count, 900)
+    func blocks(_ values: ArraySlice<Double>, size: Int) -> () -> SampleBlock? {
+      var rest = values
+      return {
+        guard !rest.isEmpty else { return nil }
+        let part = Array(rest.prefix(size))
+        rest = rest.dropFirst(size)
+        let zeros = [Double](repeating: 0, count: part.count)
+        return SampleBlock(t: zeros, x: part, y: zeros, z: zeros)
+      }
+    }
+    let reference = TraceCrossSpectrum(SpectrumRequest(), rate: 100, name: "arrays")
+    try reference.add(first: Array(x[..<n]), second: Array(y[..<n]))
+    let expected = try reference.finish()
+    let streams = TraceCrossSpectrum(SpectrumRequest(), rate: 100, name: "streams")
+    try streams.add(
+      first: blocks(x[..<n], size: 37), second: blocks(y[..<(n + 11)], size: 256), channels: (.x, .x))
+    let paired = try streams.finish()
+    #expect(paired.re == expected.re && paired.im == expected.im && paired.coherence == expected.coherence)
+    #expect(streams.unpaired == 11)
+    // One stream, two channels: x against y of the same blocks.
+    let zeros = [Double](repeating: 0, count: n)
+    var once: SampleBlock? = SampleBlock(t: zeros, x: Array(x[..<n]), y: Array(y[..<n]), z: zeros)
+    let own = TraceCrossSpectrum(SpectrumRequest(), rate: 100, name: "channels")
+    try own.add(
+      first: {
+        defer { once = nil }
+        return once
+      }, second: nil, channels: (.x, .y))
+    #expect(try own.finish().re == expected.re && own.unpaired == 0)
+  }
+
+  /// The table: csd's magnitude and phase (atan2(im, re), numpy's angle) beside its parts, then
+  /// coherence; by hand on the quadrants.
+  @Test func theTableHoldsMagnitudeAndPhase() throws {
+    let settings = try SpectralSettings(
+      rate: 4, segment: 8, overlap: 4, window: .hann, detrend: .constant, scaling: .density)
+    let cross = CrossSpectrum(
+      settings: settings, re: [1, 0, -1, 0, 3], im: [0, 1, 0, -1, 4], coherence: [1, 0.5, 0, 0.25, 1])
+    let (names, columns) = cross.table(csd: true, coherence: true)
+    #expect(names == ["frequency", "csd_re", "csd_im", "csd_abs", "csd_phase", "coherence"])
+    #expect(columns[0] == [0, 0.5, 1, 1.5, 2])
+    #expect(columns[3] == [1, 1, 1, 1, 5])
+    #expect(columns[4] == [0, Double.pi / 2, Double.pi, -Double.pi / 2, atan2(4, 3)])
+    #expect(cross.table(csd: false, coherence: true).names == ["frequency", "coherence"])
+    #expect(cross.table(csd: true, coherence: false).columns.count == 5)
+  }
 }

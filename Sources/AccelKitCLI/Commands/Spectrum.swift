@@ -241,19 +241,7 @@ extension Spectrum {
     request.method = .welch
     try spectral.loadWisdom()
     let cross = TraceCrossSpectrum(request, rate: stream.rate, name: stream.name)
-    if let second {
-      var firstDone = false
-      var secondDone = false
-      while !(firstDone && secondDone) {
-        let one = firstDone ? nil : try stream.next()
-        let two = secondDone ? nil : try second.next()
-        firstDone = one == nil
-        secondDone = two == nil
-        try cross.add(first: one.map { a.values(in: $0) } ?? [], second: two.map { b.values(in: $0) } ?? [])
-      }
-    } else {
-      while let block = try stream.next() { try cross.add(first: a.values(in: block), second: b.values(in: block)) }
-    }
+    try cross.add(first: stream.next, second: second.map { $0.next }, channels: (a, b))
     let result = try cross.finish()
     cross.warnings.forEach(Diagnostics.warning)
     if cross.unpaired > 0, let other {
@@ -261,19 +249,7 @@ extension Spectrum {
         "\(stream.name) and \(other) differ in length: the last \(cross.unpaired) sample\(cross.unpaired == 1 ? "" : "s") of the longer had no partner")
     }
     spectral.saveWisdom()
-    var names = ["frequency"]
-    var columns = [result.settings.frequencies]
-    if csd != nil {
-      names += ["csd_re", "csd_im", "csd_abs", "csd_phase"]
-      columns += [
-        result.re, result.im, zip(result.re, result.im).map { ($0 * $0 + $1 * $1).squareRoot() },
-        zip(result.re, result.im).map { atan2($1, $0) },
-      ]
-    }
-    if coherence != nil {
-      names.append("coherence")
-      columns.append(result.coherence)
-    }
+    let (names, columns) = result.table(csd: csd != nil, coherence: coherence != nil)
     let file = try OutputFile(path: output ?? "-", inputs: [stream.input] + (second.map { [$0.input] } ?? []))
     let writer = try CSVTableWriter(output: file, names: names, significantDigits: numbers.precision)
     try writer.write(columns: columns)
