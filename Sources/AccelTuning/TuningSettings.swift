@@ -209,6 +209,25 @@ public struct TuningResult: Sendable {
 }
 
 extension TuningSettings {
+  /// Groups the traces by their manifests' sources (nil: "unknown"), for folds that leave one
+  /// source out (`foldsBySource`) and for choosing by the worst source (`worstSource`).
+  ///
+  /// - Throws: a usage error when the traces come from fewer than two sources.
+  public mutating func group(bySources sources: [String?], foldsBySource: Bool, worstSource: Bool) throws {
+    let names = sources.map { $0 ?? "unknown" }
+    let distinct = Array(Set(names)).sorted()
+    guard distinct.count >= 2 else {
+      throw AccelError.usage(
+        "\(foldsBySource ? "--cv source" : "--worst-source") needs traces from two sources or more; the manifests name \(distinct.count == 1 ? "one (\(distinct[0]))" : "none")",
+        hint: "give the manifests a source column, or tune on datasets from several sources")
+    }
+    let index = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
+    groupNames = distinct
+    groups = names.map { index[$0]! }
+    self.foldsBySource = foldsBySource
+    self.worstSource = worstSource
+  }
+
   /// The score of `trial` over `traces`: by the worst source with `worstSource`, else summed.
   public func score(_ trial: TuningTrial, over traces: [Int]) -> TuningScore {
     let total =

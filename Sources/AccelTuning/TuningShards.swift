@@ -221,6 +221,18 @@ public struct PartialTuning: Sendable {
     "[\n" + rounds.map(roundJSON).joined(separator: ",\n") + "\n]"
   }
 
+  /// The state of a tuning shard that `--resume` names: its partial file, read and checked.
+  ///
+  /// - Throws: a data error when the file is a partial evaluation or not a partial result.
+  public static func resume(from path: String) throws -> (state: PartialTuning, file: String) {
+    let (name, bytes) = try PartialFiles.read([path])[0]
+    let (root, format) = try PartialJSON.open(bytes, file: name)
+    guard format == PartialJSON.tuningFormat else {
+      throw AccelError.data(DataLocation(file: name), "a partial evaluation, not the state of a tuning")
+    }
+    return (try PartialTuning(root, file: name), name)
+  }
+
   /// Reads a partial tuning (`PartialJSON.open` has checked it).
   public init(_ root: JSONValue, file: String) throws {
     let r = PartialReader(file: file)

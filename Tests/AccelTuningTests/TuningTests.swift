@@ -51,6 +51,20 @@ import Testing
 
   /// A bound that no setting meets still chooses the one that misses it by least; a bound that
   /// some meet chooses among those only.
+  /// Traces grouped by source: names sorted, an unknown source its own group, one source refused.
+  @Test func tracesAreGroupedBySource() throws {
+    var settings = TuningSettings(rule: "seismic", space: [])
+    try settings.group(bySources: ["b", nil, "a", "b"], foldsBySource: true, worstSource: false)
+    #expect(settings.groupNames == ["a", "b", "unknown"] && settings.groups == [1, 2, 0, 1])
+    #expect(settings.foldsBySource && !settings.worstSource)
+    var one = TuningSettings(rule: "seismic", space: [])
+    #expect(
+      throws: AccelError.usage(
+        "--worst-source needs traces from two sources or more; the manifests name one (a)",
+        hint: "give the manifests a source column, or tune on datasets from several sources")
+    ) { try one.group(bySources: ["a", "a"], foldsBySource: false, worstSource: true) }
+  }
+
   @Test func boundsComeBeforeTheObjective() throws {
     var s = settings()
     s.objective = TuningObjective(

@@ -199,16 +199,7 @@ struct Tune: ParsableCommand {
     let annotationOptions = try matching.annotationOptions()
     let annotations = try jobs.map { try $0.annotations(annotationOptions) }
     if cv == .source || worstSource {
-      let names = jobs.map { $0.group.source ?? "unknown" }
-      settings.groupNames = Array(Set(names)).sorted()
-      settings.groups = names.map { settings.groupNames.firstIndex(of: $0)! }
-      settings.foldsBySource = cv == .source
-      settings.worstSource = worstSource
-      guard settings.groupNames.count >= 2 else {
-        throw AccelError.usage(
-          "\(cv == .source ? "--cv source" : "--worst-source") needs traces from two sources or more; the manifests name \(settings.groupNames.count == 1 ? "one (\(settings.groupNames[0]))" : "none")",
-          hint: "give the manifests a source column, or tune on datasets from several sources")
-      }
+      try settings.group(bySources: jobs.map(\.group.source), foldsBySource: cv == .source, worstSource: worstSource)
     }
     if let shard, let output {
       let spec = try ShardSpec(parsing: shard, key: shardBy)
@@ -216,14 +207,7 @@ struct Tune: ParsableCommand {
         shard: spec, datasets: datasets, labels: nil, allowOutsidePaths: matching.allowOutsidePaths,
         jobs: jobs,
         annotationOptions: annotationOptions, version: AccelKit.fullVersion)
-      let state = try resume.map { path -> (PartialTuning, file: String) in
-        let (name, bytes) = try PartialFiles.read([path])[0]
-        let (root, format) = try PartialJSON.open(bytes, file: name)
-        guard format == PartialJSON.tuningFormat else {
-          throw AccelError.data(DataLocation(file: name), "a partial evaluation, not the state of a tuning")
-        }
-        return (try PartialTuning(root, file: name), name)
-      }
+      let state = try resume.map { try PartialTuning.resume(from: $0) }
       let progress = ProgressLine(total: spec.owned(jobs).count, noun: "traces", quiet: matching.quiet)
       let partial = try PartialTuning.step(
         shard: spec, header: header,
