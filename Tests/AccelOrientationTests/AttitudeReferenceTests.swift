@@ -142,20 +142,6 @@ enum AttitudeReferences {
   }
 }
 
-/// An in-memory store for the offline passes.
-final class MemoryStore: RandomAccessStore {
-  var bytes: [UInt8] = []
-  func write(_ data: UnsafeRawBufferPointer, at offset: Int) throws {
-    if bytes.count < offset + data.count {
-      bytes += [UInt8](repeating: 0, count: offset + data.count - bytes.count)
-    }
-    for i in 0..<data.count { bytes[offset + i] = data[i] }
-  }
-  func read(into data: UnsafeMutableRawBufferPointer, at offset: Int) throws {
-    for i in 0..<data.count { data[i] = bytes[offset + i] }
-  }
-}
-
 @Suite struct OfflineVQFReferenceTests {
   typealias R = AttitudeReferences
 

@@ -100,3 +100,18 @@ public enum Tools {
     return status == 0 ? python : nil
   }
 }
+
+/// An in-memory store for the offline passes (zero-phase filtering, offline fusion).
+public final class MemoryStore: RandomAccessStore {
+  public init() {}
+  public var bytes: [UInt8] = []
+  public func write(_ data: UnsafeRawBufferPointer, at offset: Int) throws {
+    if bytes.count < offset + data.count {
+      bytes += [UInt8](repeating: 0, count: offset + data.count - bytes.count)
+    }
+    for i in 0..<data.count { bytes[offset + i] = data[i] }
+  }
+  public func read(into data: UnsafeMutableRawBufferPointer, at offset: Int) throws {
+    for i in 0..<data.count { data[i] = bytes[offset + i] }
+  }
+}

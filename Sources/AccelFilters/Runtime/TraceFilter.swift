@@ -130,6 +130,27 @@ public struct TraceFilter {
   /// columns, `t` first.
   public mutating func process(_ block: inout SampleBlock) -> [[Double]] { stage(&block) }
 
+  /// Filters a whole trace: blocks from `next` (nil at the end), each block's times to `observe`,
+  /// the output columns to `write` in order. A zero-phase filter runs forward and backward
+  /// through the store `scratch` makes (`ZeroPhaseRunner`, constant memory); any other streams
+  /// block by block.
+  ///
+  /// - Parameter name: the trace's name, for the error a zero-phase filter gives a trace too short.
+  public mutating func run(
+    name: String, next: () throws -> SampleBlock?, scratch: () throws -> RandomAccessStore,
+    observe: ([Double]) -> Void = { _ in }, write: ([[Double]]) throws -> Void
+  ) throws {
+    if let sections = zeroPhaseSections {
+      try ZeroPhaseRunner.run(
+        sections: sections, name: name, store: try scratch(), next: next, observe: observe, write: write)
+      return
+    }
+    while var block = try next() {
+      observe(block.t)
+      try write(process(&block))
+    }
+  }
+
   /// t with x, y and z filtered in place by `body`. The axes are moved out of the block, so they
   /// are filtered without a copy.
   static func filteredAxes(

@@ -127,16 +127,9 @@ enum FilterRunner {
       path: options.output, format: options.to, inputs: [stream.input], names: filter.columns,
       precision: options.dtype ?? stream.source.metadata.precision, significantDigits: options.numbers.precision)
     var regularity = RegularityCheck(rate: stream.rate)
-    if let sections = filter.zeroPhaseSections {
-      try ZeroPhaseRunner.run(
-        sections: sections, name: stream.name, store: try ScratchFile(), next: stream.next,
-        observe: { regularity.add($0) }, write: writer.write(columns:))
-    } else {
-      while var block = try stream.next() {
-        regularity.add(block.t)
-        try writer.write(columns: filter.process(&block))
-      }
-    }
+    try filter.run(
+      name: stream.name, next: stream.next, scratch: { try ScratchFile() }, observe: { regularity.add($0) },
+      write: writer.write(columns:))
     try writer.finish()
     Diagnostics.reportSkips(stream.source)
     if options.resampling.resample == nil, let warning = regularity.warning(name: stream.name) {
