@@ -8,24 +8,6 @@ public enum SensorGroup: String, CaseIterable, Sendable, Comparable {
   /// Magnetic field in µT along the accelerometer's axes.
   case magnetometer
 
-  /// The unit inside accelkit, for messages and headers.
-  public var unitName: String {
-    switch self {
-    case .accelerometer: "g"
-    case .gyroscope: "rad/s"
-    case .magnetometer: "uT"
-    }
-  }
-
-  /// The short word used in layouts and `--channels` (`acc`, `gyro`, `mag`).
-  public var shortName: String {
-    switch self {
-    case .accelerometer: "acc"
-    case .gyroscope: "gyro"
-    case .magnetometer: "mag"
-    }
-  }
-
   /// The three channels of this group, x, y, z.
   public var channels: [Channel] {
     switch self {

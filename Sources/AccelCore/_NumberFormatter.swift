@@ -288,13 +288,6 @@ public func formatNumber(_ value: Double) -> String {
   }
 }
 
-/// Writes the shortest round-trip text of `value` at `out` (at most 25 bytes) and returns its
-/// length: for writers that format straight into an `OutputFile.withSpace` buffer.
-@inline(__always)
-public func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
-  _NumberFormatter.write(value, to: out)
-}
-
 /// 10^e for 0 <= e <= 22, exactly (each is a Double without rounding error); 10^22 above. A
 /// switch rather than a global table, so an inlined call in another module has no lazy-init check.
 @inlinable @inline(__always)

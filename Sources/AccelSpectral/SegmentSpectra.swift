@@ -54,9 +54,6 @@ public struct SpectralSettings: Equatable, Sendable {
 
   /// The bin frequencies in Hz: k * rate / nfft.
   public var frequencies: [Double] { (0..<binCount).map { Double($0) * rate / Double(nfft) } }
-
-  /// The number of whole segments in `n` samples: (n - overlap) / hop, as scipy.
-  public func segmentCount(samples n: Int) -> Int { n < segment ? 0 : (n - overlap) / hop }
 }
 
 /// Computes one-sided power spectra of segments: detrend, window, zero-pad to nfft, FFT,

@@ -130,9 +130,6 @@ public struct ResolvedColumns: Equatable, Sendable {
   /// The header names of the fields that feed each sensor group (for unit detection).
   public var groupNames: [SensorGroup: [String]]
 
-  /// The header names of the fields that feed x, y and z.
-  public var accelerationNames: [String] { groupNames[.accelerometer] ?? [] }
-
   /// The number of fields a row needs at least.
   public var requiredFieldCount: Int {
     (targets.lastIndex { $0 != nil } ?? -1) + 1
