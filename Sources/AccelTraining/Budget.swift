@@ -36,7 +36,8 @@ public struct DeviceBudget: Equatable, Sendable {
   /// fit the RAM, else the richest that do (grids of 25, 20, 16 and 12.5 Hz, at most the one
   /// given, and one window of 2, 1.5 or 1 s, in that order, the bands cut at half the grid's
   /// rate); then as many trees of the given depth as the flash holds, a shallower depth when that
-  /// leaves fewer than 30. Throws when nothing fits, saying what the smallest needs.
+  /// leaves fewer than 30, with the learning rate raised as the rounds fall (at most 0.5). Throws
+  /// when nothing fits, saying what the smallest needs.
   public func fitting(_ settings: TrainingSettings) throws -> TrainingSettings {
     var fitted = settings
     if let ram {
@@ -64,6 +65,12 @@ public struct DeviceBudget: Equatable, Sendable {
       }
       fitted.maxDepth = depth
       fitted.rounds = rounds
+      // Fewer rounds at the same learning rate cannot reach the probabilities the decoding needs
+      // (39 trees at 0.1 stay below 0.99 where 150 reach it): the rate grows by what the rounds
+      // shrink, up to 0.5, so that the ensemble's total step is kept.
+      if rounds < settings.rounds {
+        fitted.learningRate = min(0.5, settings.learningRate * Double(settings.rounds) / Double(rounds))
+      }
     }
     fitted.budget = self
     return fitted

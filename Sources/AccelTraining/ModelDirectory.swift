@@ -126,7 +126,7 @@ public enum ModelDirectory {
     var text = "budget (\(limits) bytes on a Cortex-M4F in float): "
     text += "a \(formatNumber(s.spec.rateHz)) Hz grid, windows of \(s.spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s, "
     text += "bands \(s.spec.bands.map { "\(formatNumber($0.low))-\(formatNumber($0.high))" }.joined(separator: ", ")) Hz, "
-    text += "\(s.rounds) trees of depth \(s.maxDepth); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
+    text += "\(s.rounds) trees of depth \(s.maxDepth) at a learning rate of \(cFormat("%.3g", s.learningRate)); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
     text += "(unbudgeted: \(free.ram) and \(free.flash); scripts/footprint measures an export)\n"
     for (l, u) in zip(result.labels, unbudgeted.labels) {
       text += "  \(l.label) held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"
