@@ -459,13 +459,20 @@ extension ExportCLITests {
       ))
     let dir = Paths.temporaryDirectory()
     let rate = formatNumber(DetectorExport.footprintRate)
-    for name in Detectors.names {
+    let table = String(decoding: readFile(Paths.packageRoot + "/docs/EXPORT.md") ?? [], as: UTF8.self)
+    func thousands(_ n: Int) -> String { n < 1000 ? "\(n)" : thousands(n / 1000) + cFormat(",%03d", n % 1000) }
+    for name in Detectors.exportable {
       let out = dir + "/" + name
       let export = try accelkit(["export", "--rule", name, "--precision", "float", "--rate", rate, "-o", out])
       #expect(export.status == 0, "\(name): \(export.stderr)")
       let stated = try #require(
         DetectorExport.footprint[name], "\(name) has no footprint in DetectorExport.footprint")
       let words = "RAM \(stated.ram) bytes, flash \(stated.flash) bytes"
+      // docs/EXPORT.md's table has the detector's row with the same figures.
+      #expect(
+        table.split(separator: "\n").contains {
+          $0.hasPrefix("| \(name) ") && $0.hasSuffix("| \(thousands(stated.ram)) | \(thousands(stated.flash)) |")
+        }, "docs/EXPORT.md has no row for \(name) with RAM \(stated.ram) and flash \(stated.flash)")
       let header = String(decoding: readFile(out + "/accelkit_detector.h") ?? [], as: UTF8.self)
       #expect(header.contains(" * Footprint:  on a Cortex-M4F") && header.contains(words), "\(name)")
       #expect(export.stderr.contains(words), "\(name): \(export.stderr)")
