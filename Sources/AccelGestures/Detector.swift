@@ -184,7 +184,8 @@ private struct Maker<R: Rule>: DetectorMaker {
 
 /// The detectors accelkit knows, by name: the registry that `detect-shakes`, `evaluate`, `tune`,
 /// `export`, their help and the export equality tests read. A new kind is a type conforming to
-/// `Rule` (its `labels`, parameters and `export`), added to `all`; nothing else is edited.
+/// `Rule` (its `labels`, parameters and `export`), added to `all`; an exporting one also takes
+/// its C rendering in AccelExport (docs/DESIGN.md).
 public enum Detectors {
   public static var all: [any Rule.Type] {
     [

@@ -254,11 +254,11 @@ public struct PartialEvaluation: Sendable {
             return (try r.interval(pair[0], "a detection"), match)
           })
       }
-      var evaluation = TraceEvaluation(
+      let evaluation = TraceEvaluation(
         name: try r.string(item["name"], "name"), start: try r.double(item["start"], "start"),
         duration: duration, rows: try r.int(item["rows"], "rows"),
-        metrics: metrics, detections: detections)
-      evaluation.group = TraceGroup(source: item["source"]?.string, position: item["position"]?.string)
+        metrics: metrics, detections: detections,
+        group: TraceGroup(source: item["source"]?.string, position: item["position"]?.string))
       return PartialTrace(
         index: index, path: try r.string(item["path"], "path"), files: files, annotations: annotations,
         evaluation: evaluation)

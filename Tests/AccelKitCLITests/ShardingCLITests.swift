@@ -230,6 +230,20 @@ import Testing
     #expect(run.status == 66, "\(run.stderr)")
   }
 
+  /// --resume takes a tuning shard's state: a partial evaluation there is bad data, named.
+  @Test func aPartialEvaluationIsNoTuningState() throws {
+    let dir = Paths.temporaryDirectory()
+    let train = Paths.packageRoot + "/datasets/train"
+    let shard = try accelkit(["evaluate", train, "--rule", "seismic", "--shard", "1/2", "-o", dir + "/e"])
+    try #require(shard.status == 0, "\(shard.stderr)")
+    let run = try accelkit([
+      "tune", train, "--rule", "seismic", "--shard", "1/2", "--resume", dir + "/e/partial.json", "-o", dir + "/t",
+    ])
+    #expect(run.status == 65, "\(run.stderr)")
+    #expect(run.stderr.contains("partial.json: a partial evaluation, not the state of a tuning"), "\(run.stderr)")
+    #expect(!fileExists(dir + "/t/partial.json"))
+  }
+
   /// A shard killed while it reads leaves no partial.json: its results are written whole or not at all.
   @Test func aKilledShardLeavesNoPartialResult() throws {
     let dir = Paths.temporaryDirectory()

@@ -95,7 +95,7 @@ struct AttitudeCommand: ParsableCommand {
       return
     }
     let settings = try settings()
-    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample?.value)
+    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.rate)
     var stage = try AttitudeStage(settings, rate: stream.rate, layout: stream.source.metadata.layout)
     let writer = try TableFormat.openWriter(
       path: output, format: to, inputs: [stream.input], names: settings.header, precision: .float64,

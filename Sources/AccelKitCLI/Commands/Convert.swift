@@ -71,7 +71,7 @@ struct Convert: ParsableCommand {
     let sink = try TraceWriters.make(
       format: format, output: file, precision: precision, layout: layout, rawLayout: outLayout.flatMap(RawLayout.init(parsing:)),
       significantDigits: numbers.precision)
-    var resampler = resampling.resample.map { LinearResampler(rate: $0.value, name: source.metadata.name) }
+    var resampler = resampling.rate.map { LinearResampler(rate: $0, name: source.metadata.name) }
     while let block = try source.next() {
       if resampler != nil {
         let out = try resampler!.process(block)

@@ -96,13 +96,13 @@ struct DetectShakes: ParsableCommand {
     if traces.isEmpty && isatty(0) != 0 {
       Diagnostics.note("reading a trace from stdin (t,x,y,z rows; end with Ctrl-D), or give a file")
     }
-    let resample = resampling.resample
+    let resample = resampling.rate
     let progress = ProgressLine(total: paths.count > 1 ? paths.count : 0, noun: "traces", quiet: quiet)
     let results = parallelMap(paths) { path in
       var rows = 0
       defer { progress.advance(rows: rows) }
       return Result { () throws -> (EventsFile.Detections, ByteInput) in
-        let stream = try Diagnostics.openStream(path: path, settings: settings, resample: resample?.value)
+        let stream = try Diagnostics.openStream(path: path, settings: settings, resample: resample)
         let events = try setting.detect(rate: stream.rate) {
           let block = try stream.next()
           rows += block?.count ?? 0

@@ -104,7 +104,7 @@ enum FilterRunner {
   static func run(_ options: FilterOptions, kind: TraceFilterKind, fusion: AttitudeSettings? = nil) throws {
     let settings = try options.input.settings()
     if options.describe && options.trace == nil {
-      guard let rate = options.resampling.resample?.value ?? settings.rate else {
+      guard let rate = options.resampling.rate ?? settings.rate else {
         throw AccelError.usage("--describe without a trace needs the sample rate: give --rate HZ")
       }
       let filter = try TraceFilter(kind, rate: rate, initialization: options.initialization)
@@ -112,7 +112,7 @@ enum FilterRunner {
       try plotResponse(options, filter: filter, rate: rate, inputs: [])
       return
     }
-    let stream = try Diagnostics.openStream(path: options.trace!, settings: settings, resample: options.resampling.resample?.value)
+    let stream = try Diagnostics.openStream(path: options.trace!, settings: settings, resample: options.resampling.rate)
     if let fusion {
       try runFused(options, fusion: fusion, stream: stream)
       return
@@ -132,7 +132,7 @@ enum FilterRunner {
       write: writer.write(columns:))
     try writer.finish()
     Diagnostics.reportSkips(stream.source)
-    if options.resampling.resample == nil, let warning = regularity.warning(name: stream.name) {
+    if options.resampling.rate == nil, let warning = regularity.warning(name: stream.name) {
       Diagnostics.warning(warning)
     }
   }

@@ -151,7 +151,7 @@ struct Orientation: ParsableCommand {
 
   func run() throws {
     let stream = try Diagnostics.openStream(
-      path: trace, settings: try input.settings(), resample: resampling.resample?.value)
+      path: trace, settings: try input.settings(), resample: resampling.rate)
     var stage = try OrientationStage(settings, rate: stream.rate)
     if events {
       let file = try OutputFile(path: output, inputs: [stream.input])

@@ -198,7 +198,7 @@ struct Spectrum: ParsableCommand {
       try runCross()
       return
     }
-    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample?.value)
+    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.rate)
     var request = try spectral.request()
     request.method = method
     request.average = average
@@ -230,8 +230,8 @@ extension Spectrum {
   func runCross() throws {
     let (a, b) = try Self.pair(csd ?? coherence!, option: csd != nil ? "--csd" : "--coherence")
     let settings = try input.settings()
-    let stream = try Diagnostics.openStream(path: trace, settings: settings, resample: resampling.resample?.value)
-    let second = try other.map { try Diagnostics.openStream(path: $0, settings: settings, resample: resampling.resample?.value) }
+    let stream = try Diagnostics.openStream(path: trace, settings: settings, resample: resampling.rate)
+    let second = try other.map { try Diagnostics.openStream(path: $0, settings: settings, resample: resampling.rate) }
     if let second, abs(second.rate - stream.rate) > 1e-6 * stream.rate {
       throw AccelError.usage(
         "\(second.name) is sampled at \(formatHz(second.rate)) Hz and \(stream.name) at \(formatHz(stream.rate)) Hz: cross spectra pair samples taken together",
@@ -292,7 +292,7 @@ struct Spectrogram: ParsableCommand {
   @OptionGroup(title: "Numbers") var numbers: NumberOptions
 
   func run() throws {
-    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.resample?.value)
+    let stream = try Diagnostics.openStream(path: trace, settings: try input.settings(), resample: resampling.rate)
     var request = try spectral.request()
     if request.window == nil, let alpha = spectral.tukeyAlpha { request.window = .tukey(alpha: alpha.value) }
     try spectral.loadWisdom()

@@ -9,6 +9,9 @@ struct ResampleOptions: ParsableArguments {
       "Put the trace on a uniform grid at this rate (linear interpolation) first.", valueName: "hz"))
   var resample: Finite?
 
+  /// The grid's rate in Hz, or nil for the trace as recorded.
+  var rate: Double? { resample?.value }
+
   func validate() throws {
     if let resample, !(resample > 0) {
       throw ValidationError("--resample must be a positive number of Hz, got \(formatNumber(resample.value))")
