@@ -28,10 +28,23 @@ label shake.
                    sample where |a| varies by more than 0.3 g (standard deviation over a quarter
                    second), pauses included: most recordings begin already shaking.
 
+  unitn            ahmedshoebq/UNITN---Low-Powered-Embedded-Sytem-Assignment-1---Ahmed-Shoeb (no
+                   licence: read in place, never copied, and used to evaluate, not to train): an
+                   Arduino Nano 33 BLE Sense in the hand, data/{shake,rest,background,circle,
+                   updown}.csv, 40 windows each of 50 samples at 50 Hz with 0.8 s unrecorded
+                   between windows, acceleration in g (flat reads +1 g on z) and the gyroscope in
+                   deg/s (not imported). Shake windows (the hand shaken left and right) are joined
+                   end to end into two bouts of 20 s between rest windows, one event each; the
+                   background, circle and up-down windows into traces of their own without events.
+
 MotionSense-ESP's windows are short, so they are placed into traces of the source's own rest: each trace is
 REST windows, then one shake window, then REST again, repeated; `fall` and `groundquack` windows
 are placed the same way into traces of their own, with no events (hard negatives: every detection
-there is a false alarm). Shake windows are written as recorded: a shake begins as abruptly as
+there is a false alarm). The same shake windows also make sustained bouts (activity `sustained`):
+the phone client records a second, uploads it and records the next, so one phone's windows
+ingested at most 3 s apart are one person shaking on; they are joined end to end (a step between
+two windows of shaking is a step inside the shaking) and cut into bouts of 24 windows, each one
+event of 24 s or less between rests. Shake windows are written as recorded: a shake begins as abruptly as
 the person began it. A rest window continues what came before it: it is shifted by the difference
 between the mean of the last quarter second before the join and the mean of its own first quarter
 second, a shift that fades out linearly over its first half second, so that joining two rests, or
@@ -50,6 +63,9 @@ from import_everyday import combine, run  # noqa: E402  (the shared OUT/manifest
 
 G = 9.80665
 REST = 4  # rest windows between two shakes
+BOUT_GAP = 3  # seconds between two windows' ingestion that still continue one bout
+BOUT = 24  # windows (seconds of shaking) in a sustained bout
+BOUT_MIN = 8  # the fewest windows a bout keeps
 
 
 class Writer:
@@ -156,8 +172,9 @@ def motionsense_esp(root, w):
                 elif abs(rate - 1000.0 / interval) > 1e-9:
                     continue  # another rate: not joined with these
                 samples = [(-x / G, -y / G, -z / G) for x, y, z in (v[:3] for v in payload["values"])]
-                windows.setdefault(label, []).append((part + "/" + os.path.basename(name), samples))
-    rest = [s for _, s in windows.get("idle", [])]
+                stamp = (payload.get("device_name", ""), document.get("protected", {}).get("iat", 0))
+                windows.setdefault(label, []).append((part + "/" + os.path.basename(name), samples, stamp))
+    rest = [s for _, s, _ in windows.get("idle", [])]
     if not rest or rate is None:
         return
     per_trace = 10
@@ -175,10 +192,40 @@ def motionsense_esp(root, w):
         items = windows.get(label, [])
         for k in range(0, len(items), per_trace):
             pieces = rest_run()
-            for _, samples in items[k:k + per_trace]:
+            for _, samples, _ in items[k:k + per_trace]:
                 pieces.append((samples, shake))
                 pieces += rest_run()
             w.trace(f"{label}-{k // per_trace + 1:03d}", rate, pieces, "hand", activity)
+    for n, bout in enumerate(motionsense_esp_bouts(windows.get("shake", []))):
+        pieces = rest_run() + [([v for samples in bout for v in samples], True)] + rest_run()
+        w.trace(f"bout-{n + 1:03d}", rate, pieces, "hand", "sustained")
+
+
+def motionsense_esp_bouts(shakes):
+    """Sustained shaking: runs of one phone's shake windows ingested at most BOUT_GAP seconds
+    apart (the phone client records one second, uploads it and records the next, so a run is one
+    person shaking on), joined end to end in ingestion order and cut into bouts of BOUT windows
+    (a last piece shorter than BOUT_MIN windows joins the bout before it)."""
+    by_phone = {}
+    for name, samples, (phone, stamp) in shakes:
+        by_phone.setdefault(phone, []).append((stamp, name, samples))
+    bouts = []
+    for phone in sorted(by_phone):
+        run = []
+        for stamp, name, samples in sorted(by_phone[phone]) + [(None, None, None)]:
+            if run and (stamp is None or stamp - run[-1][0] > BOUT_GAP):
+                windows = [s for _, _, s in run]
+                cuts = list(range(0, len(windows), BOUT))
+                if len(cuts) > 1 and len(windows) - cuts[-1] < BOUT_MIN:
+                    cuts.pop()
+                for i, cut in enumerate(cuts):
+                    end = cuts[i + 1] if i + 1 < len(cuts) else len(windows)
+                    if end - cut >= BOUT_MIN:
+                        bouts.append(windows[cut:end])
+                run = []
+            if stamp is not None:
+                run.append((stamp, name, samples))
+    return bouts
 
 
 # -- OpenUAT ------------------------------------------------------------------------------------
@@ -270,7 +317,63 @@ def openuat(root, w):
             w.recording(name, OPENUAT_RATE, samples, [(start, active[-1])], "hand", "shake")
 
 
-SOURCES = {"motionsense-esp": motionsense_esp, "openuat": openuat}
+# -- UNITN (an Arduino Nano 33 BLE Sense) --------------------------------------------------------
+
+UNITN_RATE = 50.0  # the sketch's sampling, Hz
+UNITN_WINDOW = 50  # samples in one recorded window
+UNITN_BOUT = 20  # windows of shaking joined into one bout
+UNITN_NEGATIVES = (("background", "background"), ("circle", "circle"), ("updown", "up-down"))
+
+
+def unitn_windows(path):
+    """One data/LABEL.csv: its windows of UNITN_WINDOW samples (x, y, z) in g, Apple's convention
+    (the board reads +1 g on z lying flat); the gyroscope's columns and the closing `# DONE` line
+    are not used, and a short last window is dropped."""
+    samples = []
+    with open(path) as f:
+        for line in f:
+            parts = line.strip().split(",")
+            if len(parts) < 7:
+                continue
+            try:
+                x, y, z = (float(v) for v in parts[:3])
+            except ValueError:
+                continue  # the header
+            samples.append((-x, -y, -z))
+    return [samples[k:k + UNITN_WINDOW] for k in range(0, len(samples) - UNITN_WINDOW + 1, UNITN_WINDOW)]
+
+
+def unitn(root, w):
+    """data/{shake,rest,background,circle,updown}.csv: the sketch records a window of 50 samples
+    (one second), pauses 0.8 s and records the next; shake windows are joined end to end into
+    bouts of UNITN_BOUT between rest windows (each bout one event), the other gestures into traces
+    of their own without events."""
+    folder = os.path.join(root, "data")
+    rest = unitn_windows(os.path.join(folder, "rest.csv")) if os.path.exists(os.path.join(folder, "rest.csv")) else []
+    if not rest:
+        return
+    used = 0
+
+    def rest_run():
+        nonlocal used
+        run = []
+        for _ in range(REST):
+            run.append((rest[used % len(rest)], False))
+            used += 1
+        return run
+
+    for label, activity in (("shake", "shake"),) + UNITN_NEGATIVES:
+        path = os.path.join(folder, label + ".csv")
+        if not os.path.exists(path):
+            continue
+        windows = unitn_windows(path)
+        for n, k in enumerate(range(0, len(windows), UNITN_BOUT)):
+            bout = [v for window in windows[k:k + UNITN_BOUT] for v in window]
+            pieces = rest_run() + [(bout, label == "shake")] + rest_run()
+            w.trace(f"{label}-{n + 1:03d}", UNITN_RATE, pieces, "hand", activity)
+
+
+SOURCES = {"motionsense-esp": motionsense_esp, "openuat": openuat, "unitn": unitn}
 
 
 def main():

@@ -26,28 +26,32 @@ import Testing
                   values.append([0.1, 0.2, 9.8 if i < 30 else 30.0])
               else:
                   values.append([0.5, -0.2, 9.7])
-          return {'protected': {'ver': 'v1'}, 'signature': '0', 'payload': {'device_name': 'phone', 'device_type':
+          # Ingested 2 s apart in the reverse of name order (the bout follows ingestion); the
+          # testing part's shake comes much later, a run of its own.
+          stamp = 100 + 2 * (8 - k) if label == 'shake' and k < 9 else 1000 + k
+          return {'protected': {'ver': 'v1', 'iat': stamp}, 'signature': '0', 'payload': {'device_name': 'phone', 'device_type':
               'MOBILE_CLIENT', 'interval_ms': 16, 'sensors': [{'name': 'accX', 'units': 'm/s2'}, {'name': 'accY',
               'units': 'm/s2'}, {'name': 'accZ', 'units': 'm/s2'}], 'values': values}}
-      for part, counts in (('training', {'shake': 3, 'idle': 6, 'fall': 2}), ('testing', {'shake': 1, 'idle': 2})):
+      for part, counts in (('training', {'shake': 9, 'idle': 6, 'fall': 2}), ('testing', {'shake': 1, 'idle': 2})):
           with zipfile.ZipFile(os.path.join(root, 'DataSet', part + '.zip'), 'w') as z:
               for label, n in counts.items():
                   for k in range(n):
-                      z.writestr(f'{part}/{label}.{k:08d}.ingestion-1.json', json.dumps(window(label, k)))
+                      z.writestr(f'{part}/{label}.{k:08d}.ingestion-1.json', json.dumps(window(label, k + (9 if part == 'testing' else 0))))
               z.writestr(f'{part}/shake.broken.ingestion-1.json', json.dumps({'protected': {}}))
       """
     try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)
     let run = try accelkit(
       [], shell: "'\(python)' '\(Paths.packageRoot)/scripts/import_shakes.py' motionsense-esp '\(root)/checkout' '\(out)'")
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stdout.contains("shake           1 traces     4 shakes"), "\(run.stdout)")
+    #expect(run.stdout.contains("shake           1 traces    10 shakes"), "\(run.stdout)")
+    #expect(run.stdout.contains("sustained       1 traces     1 shakes"), "\(run.stdout)")
     let manifest = String(decoding: readFile(out + "/manifest.csv") ?? [], as: UTF8.self)
     #expect(manifest.contains("motionsense-esp/shake-001.csv,motionsense-esp/shake-001.events.csv,motionsense-esp,hand,shake"))
     #expect(manifest.contains("motionsense-esp/fall-001.csv,motionsense-esp/fall-001.events.csv,motionsense-esp,hand,fall"))
     // Four rest windows, then each shake and four rests: the events are the shake windows.
     let events = String(decoding: readFile(out + "/motionsense-esp/shake-001.events.csv") ?? [], as: UTF8.self)
       .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
-    #expect(events.count == 4)
+    #expect(events.count == 10)
     let first: [Double] = [Double(4 * 62) * 0.016, Double(5 * 62 - 1) * 0.016]
     #expect(events.first.map { zip($0, first).allSatisfy { abs($0 - $1) < 1e-9 } } == true, "\(events)")
     #expect(String(decoding: readFile(out + "/motionsense-esp/fall-001.events.csv") ?? [], as: UTF8.self) == "start,end,label\n")
@@ -61,6 +65,17 @@ import Testing
     // The (constant) rest after a shake starts at the mean of the shake's last quarter second.
     let tail = rows[(shakeEnd - 15)...shakeEnd].map { $0[1] }.reduce(0, +) / 16
     #expect(abs(afterShake[1] - tail) < 1e-5, "the rest after a shake continues it: \(tail) \(afterShake)")
+    // The nine training shakes, ingested 2 s apart, are one sustained bout in ingestion order
+    // (window 8 first), one event over all of it between rests; the later one is not joined.
+    let bout = String(decoding: readFile(out + "/motionsense-esp/bout-001.events.csv") ?? [], as: UTF8.self)
+      .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    let whole: [Double] = [Double(4 * 62) * 0.016, Double(13 * 62 - 1) * 0.016]
+    #expect(bout.count == 1 && zip(bout[0], whole).allSatisfy { abs($0 - $1) < 1e-9 }, "\(bout)")
+    let boutRows = String(decoding: readFile(out + "/motionsense-esp/bout-001.csv") ?? [], as: UTF8.self)
+      .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    #expect(abs(boutRows[4 * 62][1] + 25 * sin(8.0) / 9.80665) < 1e-5, "\(boutRows[4 * 62])")
+    #expect(abs(boutRows[5 * 62][1] + 25 * sin(7.0) / 9.80665) < 1e-5, "\(boutRows[5 * 62])")
+    #expect(!FileManager.default.fileExists(atPath: out + "/motionsense-esp/bout-002.csv"))
     let r = try accelkit(["evaluate", out, "--rule", "seismic", "--format", "csv"])
     #expect(r.status == 0, "\(r.stderr)")
   }
@@ -112,6 +127,57 @@ import Testing
       .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
     #expect(events.count == 1)
     #expect(events.first.map { abs($0[0] - 2) <= 0.3 && abs($0[1] - 5) <= 0.3 } == true, "\(events)")
+    let r = try accelkit(["evaluate", out, "--rule", "swing", "--format", "csv"])
+    #expect(r.status == 0, "\(r.stderr)")
+  }
+
+  /// The UNITN Arduino sketch's logs in their exact format (a header, lines of ax,ay,az in g and
+  /// gx,gy,gz in deg/s with the label, `# DONE` at the end; windows of 50 samples at 50 Hz):
+  /// shake windows joined into bouts of 20 between rests, one event each; other gestures without
+  /// events; the axis convention.
+  @Test func unitnWindowsBecomeBoutsBetweenRests() throws {
+    let python = try #require(Tools.path("python3"), Comment(rawValue: Tools.missing("python3", package: "python3")))
+    let root = Paths.temporaryDirectory()
+    let out = root + "/out"
+    // Rest lies flat (+0.98 g on z) with a short window left over; 21 shake windows (a bout of 20
+    // and one of 1); two circle windows.
+    let maker = """
+      import math, os, sys
+      folder = os.path.join(sys.argv[1], 'data')
+      os.makedirs(folder, exist_ok=True)
+      def write(label, n, sample):
+          with open(os.path.join(folder, label + '.csv'), 'w') as f:
+              f.write('ax,ay,az,gx,gy,gz,label\\n')
+              for i in range(n):
+                  x, y, z = sample(i)
+                  f.write(f'{x:.4f},{y:.4f},{z:.4f},1.0000,2.0000,3.0000,{label}\\n')
+              f.write('# DONE\\n')
+      write('rest', 130, lambda i: (0.01, -0.02, 0.98))
+      write('shake', 21 * 50, lambda i: (0.6 * math.sin(2 * math.pi * 4 * i / 50), 0.0, 0.98))
+      write('circle', 100, lambda i: (0.3 * math.cos(i / 8), 0.3 * math.sin(i / 8), 0.98))
+      """
+    try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)
+    let run = try accelkit(
+      [], shell: "'\(python)' '\(Paths.packageRoot)/scripts/import_shakes.py' unitn '\(root)/checkout' '\(out)'")
+    #expect(run.status == 0, "\(run.stderr)")
+    let words = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.contains("unitn shake 2 traces 2 shakes"), "\(run.stdout)")
+    #expect(words.contains("unitn circle 1 traces 0 shakes"), "\(run.stdout)")
+    let manifest = String(decoding: readFile(out + "/manifest.csv") ?? [], as: UTF8.self)
+    #expect(manifest.contains("unitn/shake-001.csv,unitn/shake-001.events.csv,unitn,hand,shake"), "\(manifest)")
+    #expect(manifest.contains("unitn/circle-001.csv,unitn/circle-001.events.csv,unitn,hand,circle"), "\(manifest)")
+    func table(_ name: String) -> [[Double]] {
+      String(decoding: readFile(out + "/unitn/" + name) ?? [], as: UTF8.self)
+        .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    }
+    // Four rest windows (4 s), then the bout: 20 windows, 1000 samples at 50 Hz.
+    #expect(table("shake-001.events.csv") == [[4, 23.98]], "\(table("shake-001.events.csv"))")
+    #expect(table("shake-002.events.csv") == [[4, 4.98]], "\(table("shake-002.events.csv"))")
+    #expect(table("circle-001.events.csv").isEmpty)
+    let rows = table("shake-001.csv")
+    #expect(rows.count == 4 * 50 + 1000 + 4 * 50)
+    #expect(abs(rows[1][0] - 0.02) < 1e-9)
+    #expect(abs(rows[0][3] + 0.98) < 1e-9 && abs(rows[0][1] + 0.01) < 1e-9, "Apple's convention: \(rows[0])")
     let r = try accelkit(["evaluate", out, "--rule", "swing", "--format", "csv"])
     #expect(r.status == 0, "\(r.stderr)")
   }

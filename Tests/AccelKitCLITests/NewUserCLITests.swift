@@ -49,6 +49,17 @@ import Testing
     ])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.split(separator: "\n").count == 2, "\(r.stdout)")
+    // The real positives too: ST's shaken package is one shake over its 42 s at 30 Hz, which
+    // swing covers whole.
+    let p = try accelkit([
+      "evaluate", root + "/datasets/real-positives", "--allow-outside-paths", "--rule", "swing", "--format", "csv",
+    ])
+    #expect(p.status == 0, "\(p.stderr)")
+    let rows = p.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    let column = { (name: String) in rows[0].firstIndex(of: name).map { rows[1][$0] } }
+    #expect(column("tp") == "1" && column("fn") == "0", "\(p.stdout)")
+    #expect(column("duration_s").flatMap(Double.init).map { abs($0 - 42.1) < 0.05 } == true, "\(p.stdout)")
+    #expect(column("segment_recall").flatMap(Double.init).map { $0 > 0.95 } == true, "\(p.stdout)")
   }
 
   /// Units: every command that reads a trace warns once, in the same words, when the magnitude
