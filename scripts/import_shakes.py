@@ -142,6 +142,19 @@ def join(pieces, rate):
     return out, events
 
 
+def rests(windows):
+    """A function giving the next REST rest windows each call, as pieces, reusing them in turn."""
+    used = 0
+
+    def run():
+        nonlocal used
+        pieces = [(windows[(used + k) % len(windows)], False) for k in range(REST)]
+        used += REST
+        return pieces
+
+    return run
+
+
 # -- MotionSense-ESP ----------------------------------------------------------------------------
 
 
@@ -178,15 +191,7 @@ def motionsense_esp(root, w):
     if not rest or rate is None:
         return
     per_trace = 10
-    used = 0
-
-    def rest_run():
-        nonlocal used
-        run = []
-        for _ in range(REST):
-            run.append((rest[used % len(rest)], False))
-            used += 1
-        return run
+    rest_run = rests(rest)
 
     for label, activity, shake in (("shake", "shake", True), ("fall", "fall", False), ("groundquack", "ground-quake", False)):
         items = windows.get(label, [])
@@ -352,15 +357,7 @@ def unitn(root, w):
     rest = unitn_windows(os.path.join(folder, "rest.csv")) if os.path.exists(os.path.join(folder, "rest.csv")) else []
     if not rest:
         return
-    used = 0
-
-    def rest_run():
-        nonlocal used
-        run = []
-        for _ in range(REST):
-            run.append((rest[used % len(rest)], False))
-            used += 1
-        return run
+    rest_run = rests(rest)
 
     for label, activity in (("shake", "shake"),) + UNITN_NEGATIVES:
         path = os.path.join(folder, label + ".csv")

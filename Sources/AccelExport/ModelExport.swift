@@ -51,7 +51,7 @@ extension ModelDetector: CExportable {
       """
     for (name, key) in [
       ("on", "on"), ("off", "off"), ("min_duration", "min_duration_s"), ("max_duration", "max_duration_s"),
-      ("merge_gap", "merge_gap_s"),
+      ("merge_gap", "merge_gap_s"), ("hold", "hold"), ("hold_time", "hold_s"),
     ] {
       tables +=
         "static const ak_detector_real ak_detector_\(name)[AK_DETECTOR_LABELS] = {\(list(decoding) { real($0.value(of: key)!) })};\n"
@@ -68,6 +68,10 @@ extension ModelDetector: CExportable {
         ("ALPHA", .real(spec.gravityAlpha), "each gravity low-pass' weight of a new grid sample"),
         ("HYSTERESIS", .real(FeatureExtractor.crossingHysteresis), "crossings count past this (g, rad/s)"),
         ("HALF_WIDTH_S", .real(spec.halfShortestSeconds), "a row's centre is its end minus this (s)"),
+        (
+          "RUN_BREAK_S", .real(ProbabilityDecoder.runBreakSeconds),
+          "more than this between two rows breaks a run toward hold_time (s)"
+        ),
         ("SIGNALS", .integer(signals), "signals per grid sample"),
         ("WIDTHS", .integer(widths.count), "window widths"),
         ("CAPACITY", .integer(widths.max()!), "samples of the longest window"),
@@ -127,10 +131,10 @@ extension ModelDetector: CExportable {
       long windows;
     } ak_detector_decoded;
 
-    /* One label's decoder: the event open, and the one waiting. */
+    /* One label's decoder: the event open, the one waiting, and the run of rows as likely as hold. */
     typedef struct {
-      int is_open, has_open_reported, is_pending, has_pending_reported;
-      ak_detector_decoded open, pending;
+      int is_open, has_open_reported, is_pending, has_pending_reported, has_run;
+      ak_detector_decoded open, pending, run;
       ak_detector_real open_reported, pending_reported;
     } ak_detector_decoder;
 
@@ -216,7 +220,8 @@ extension ModelDetector: CExportable {
       s->decoders[i].is_pending = s->decoders[i].has_pending_reported = 0;
       s->decoders[i].open.start = s->decoders[i].open.end = 0;
       s->decoders[i].open.windows = 0;
-      s->decoders[i].pending = s->decoders[i].open;
+      s->decoders[i].pending = s->decoders[i].run = s->decoders[i].open;
+      s->decoders[i].has_run = 0;
       s->decoders[i].open_reported = s->decoders[i].pending_reported = 0;
     }
     s->queue_head = s->queued = 0;
@@ -242,8 +247,10 @@ extension ModelDetector: CExportable {
                             ak_detector_microseconds(reported), 0, 0, d->windows, 0, ak_detector_labels[label], cancelled);
     }
 
-    /* The decoder: an event begins at a row as likely as on, goes on while rows stay as likely as
-       off, continues one that ended within merge_gap, and is reported once it is min_duration long. */
+    /* The decoder: an event begins at a row as likely as on (or, with hold_time above 0, at the first
+       of rows that stayed as likely as hold for hold_time, a gap over RUN_BREAK_S apart breaking
+       them), goes on while rows stay as likely as off, continues one that ended within merge_gap,
+       and is reported once it is min_duration long. */
     static inline void ak_detector_note_reported(ak_detector_decoder *d, int l, ak_detector_real end) {
       if (d->has_open_reported || !d->is_open || !(d->open.end - d->open.start >= ak_detector_min_duration[l])) return;
       d->open_reported = end;
@@ -273,6 +280,20 @@ extension ModelDetector: CExportable {
     static inline void ak_detector_decode(ak_detector_state *s, int l, ak_detector_real center, ak_detector_real end,
                                           ak_detector_real p) {
       ak_detector_decoder *d = &s->decoders[l];
+      if (ak_detector_hold_time[l] > 0) {
+        if (p >= ak_detector_hold[l]) {
+          if (d->has_run && center - d->run.end <= AK_DETECTOR_RUN_BREAK_S) {
+            d->run.end = center;
+            d->run.windows += 1;
+          } else {
+            d->run.start = d->run.end = center;
+            d->run.windows = 1;
+            d->has_run = 1;
+          }
+        } else {
+          d->has_run = 0;
+        }
+      }
       if (d->is_open) {
         if (p >= ak_detector_off[l]) {
           d->open.end = center;
@@ -282,8 +303,26 @@ extension ModelDetector: CExportable {
         }
         ak_detector_close(d);
       }
-      if (d->is_pending && center - d->pending.end > ak_detector_merge_gap[l]) ak_detector_release(s, l);
-      if (p >= ak_detector_on[l]) {
+      /* A run that began within the merge gap may still hold and continue the pending event. */
+      if (d->is_pending && center - d->pending.end > ak_detector_merge_gap[l] &&
+          !(d->has_run && d->run.start - d->pending.end <= ak_detector_merge_gap[l]))
+        ak_detector_release(s, l);
+      if (d->has_run && ak_detector_hold_time[l] > 0 && center - d->run.start >= ak_detector_hold_time[l]) {
+        if (d->is_pending) {
+          d->open = d->pending;
+          d->open.windows += d->run.windows;
+          d->open_reported = d->pending_reported;
+          d->has_open_reported = d->has_pending_reported;
+          d->is_pending = 0;
+          d->has_pending_reported = 0;
+        } else {
+          d->open = d->run;
+          d->has_open_reported = 0;
+        }
+        d->open.end = center;
+        d->is_open = 1;
+        ak_detector_note_reported(d, l, end);
+      } else if (p >= ak_detector_on[l]) {
         if (d->is_pending) {
           d->open = d->pending;
           d->open.end = center;

@@ -75,7 +75,8 @@ public struct LearnedModel: Sendable {
       guard let items = root["decoding"]?[label] else { throw fail("no decoding for \(quotedField(label))") }
       var c = ProbabilityDecoder.Configuration()
       for parameter in ProbabilityDecoder.Configuration.parameters {
-        guard let v = items[parameter.name]?.number else {
+        let absent = ProbabilityDecoder.Configuration.optionalParameters[parameter.name]
+        guard let v = items[parameter.name]?.number ?? absent else {
           throw fail("the decoding of \(quotedField(label)) has no \(parameter.name)")
         }
         do { try c.set(parameter.name, to: v, owner: label) } catch let error as AccelError {
@@ -108,7 +109,10 @@ public struct LearnedModel: Sendable {
     text += "  \"decoding\": {\n"
     text += zip(labels, decoding).map { label, c in
       "    \(jsonString(label)): {"
-        + ProbabilityDecoder.Configuration.parameters.map {
+        + ProbabilityDecoder.Configuration.parameters.filter {
+          // A decoding without the hold path is written as before it existed.
+          c.holdSeconds > 0 || ProbabilityDecoder.Configuration.optionalParameters[$0.name] == nil
+        }.map {
           "\"\($0.name)\": \(formatNumber(c.value(of: $0.name)!))"
         }
         .joined(separator: ", ") + "}"

@@ -10,6 +10,14 @@ import AccelCore
 /// shorter than `min_duration_s` is dropped; one longer than `max_duration_s` is cancelled (as
 /// UIKit cancels a motion that lasts too long). It is reported at the end of the window where it
 /// first reaches `on` and `min_duration_s`.
+///
+/// Sustained probability can begin an event too: with `hold_s` above zero, an event also begins
+/// once windows have stayed at or above `hold` for `hold_s` seconds (centre to centre), and it
+/// begins at the first of them. Real shaking that goes on keeps a classifier's probability high
+/// without reaching a strict `on` (docs/LEARNING.md). A run of such windows is broken by a window
+/// below `hold` or by more than `runBreakSeconds` between two windows (a gap in the trace). With
+/// `hold_s` 0 (the default) there is no such beginning, and a model's `detector.json` need not
+/// name `hold` or `hold_s`.
 public struct ProbabilityDecoder: Sendable {
   public struct Configuration: TunableConfiguration {
     public var on = 0.5
@@ -17,8 +25,13 @@ public struct ProbabilityDecoder: Sendable {
     public var minDurationSeconds = 0.0
     public var maxDurationSeconds = 30.0
     public var mergeGapSeconds = 0.5
+    public var hold = 1.0
+    public var holdSeconds = 0.0
 
     public init() {}
+
+    /// Parameters a model's `detector.json` may leave out, with the value that means "as before".
+    public static let optionalParameters: [String: Double] = ["hold": 1, "hold_s": 0]
 
     public static let parameters: [TunableParameter<Configuration>] = [
       TunableParameter(
@@ -35,6 +48,12 @@ public struct ProbabilityDecoder: Sendable {
       TunableParameter(
         "merge_gap_s", \.mergeGapSeconds, unit: "s", range: 0...600,
         meaning: "an event beginning this soon after the last one ends continues it"),
+      TunableParameter(
+        "hold", \.hold, unit: "probability", range: 0...1,
+        meaning: "or an event begins where windows stay this likely for hold_s (at least off)"),
+      TunableParameter(
+        "hold_s", \.holdSeconds, unit: "s", range: 0...600,
+        meaning: "how long windows must stay as likely as hold (0: only on begins an event)"),
     ]
 
     /// Throws a usage error for thresholds or durations that contradict each other.
@@ -42,6 +61,11 @@ public struct ProbabilityDecoder: Sendable {
       guard off <= on else {
         throw AccelError.usage(
           "\(owner).off (\(formatNumber(off))) must be at most \(owner).on (\(formatNumber(on)))")
+      }
+      guard holdSeconds == 0 || off <= hold else {
+        throw AccelError.usage(
+          "\(owner).off (\(formatNumber(off))) must be at most \(owner).hold (\(formatNumber(hold))) "
+            + "when hold_s is set")
       }
       guard minDurationSeconds <= maxDurationSeconds else {
         throw AccelError.usage(
@@ -63,7 +87,12 @@ public struct ProbabilityDecoder: Sendable {
     public var cancelled: Bool
   }
 
+  /// More than this between two windows' centres (a gap in the trace) breaks a run toward `hold_s`.
+  public static let runBreakSeconds = 1.0
+
   public let configuration: Configuration
+  /// The current run of windows at or above `hold`: its first centre, last centre, count and peak.
+  private var run: (start: Double, last: Double, windows: Int, peak: Double)?
   private var open: Event?
   private var openReported: Double?
   private var pending: Event?
@@ -78,6 +107,17 @@ public struct ProbabilityDecoder: Sendable {
   public mutating func add(center: Double, end: Double, probability p: Double) -> Event? {
     let c = configuration
     var done: Event?
+    if c.holdSeconds > 0 {
+      if p >= c.hold {
+        if let r = run, center - r.last <= Self.runBreakSeconds {
+          run = (r.start, center, r.windows + 1, max(r.peak, p))
+        } else {
+          run = (center, center, 1, p)
+        }
+      } else {
+        run = nil
+      }
+    }
     if var event = open {
       if p >= c.off {
         event.end = center
@@ -90,10 +130,30 @@ public struct ProbabilityDecoder: Sendable {
       open = nil
       close(event)
     }
-    if let waiting = pending, center - waiting.end > c.mergeGapSeconds {
+    if let waiting = pending, center - waiting.end > c.mergeGapSeconds,
+      run.map({ $0.start - waiting.end > c.mergeGapSeconds }) ?? true
+    {
+      // (A run that began within the merge gap may still hold and continue it: it waits.)
       done = release()
     }
-    if p >= c.on {
+    if let r = run, c.holdSeconds > 0, center - r.start >= c.holdSeconds {
+      // Held long enough: the event begins at the run's first window, or continues the pending
+      // event when the run began within the merge gap of its end (a window below off <= hold
+      // closed it, so the run began after).
+      if let waiting = pending {
+        open = Event(
+          start: waiting.start, end: center, reported: waiting.reported, peak: max(waiting.peak, r.peak),
+          windows: waiting.windows + r.windows, cancelled: false)
+        openReported = pendingReported
+        pending = nil
+        pendingReported = nil
+      } else {
+        open = Event(
+          start: r.start, end: center, reported: end, peak: r.peak, windows: r.windows, cancelled: false)
+        openReported = nil
+      }
+      noteReported(end: end)
+    } else if p >= c.on {
       if let waiting = pending {
         // Within the merge gap: the pending event goes on.
         open = Event(

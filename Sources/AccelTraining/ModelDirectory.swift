@@ -102,7 +102,10 @@ public enum ModelDirectory {
     for l in result.labels {
       let c = l.decoding
       text +=
-        "\(l.label): on \(formatNumber(c.on)), off \(formatNumber(c.off)), min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))\n"
+        "\(l.label): on \(formatNumber(c.on)), off \(formatNumber(c.off)), "
+        + "min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))"
+        + (c.holdSeconds > 0 ? ", hold \(formatNumber(c.hold)) for \(formatNumber(c.holdSeconds)) s" : "")
+        + "\n"
       text += "  held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"
       for note in l.notes { text += "  note: \(note)\n" }
       if l.sources.count > 1 {

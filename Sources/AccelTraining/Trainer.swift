@@ -376,7 +376,8 @@ public enum Trainer {
   /// The longest event a decoding keeps: long enough for any sustained shaking.
   static let maxDurationSeconds = 600.0
 
-  /// The decodings searched: thresholds, hysteresis, minimum duration and merge gap.
+  /// The decodings searched: thresholds, hysteresis, minimum duration and merge gap, and the hold
+  /// path with the strict thresholds.
   static var candidates: [ProbabilityDecoder.Configuration] {
     var all: [ProbabilityDecoder.Configuration] = []
     for on in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999] {
@@ -391,6 +392,27 @@ public enum Trainer {
             // Sustained shaking is one gesture however long it goes on (docs/GESTURES.md).
             c.maxDurationSeconds = maxDurationSeconds
             all.append(c)
+          }
+        }
+      }
+    }
+    // Sustained probability as a second way in, beside strict thresholds (after the others, so
+    // that a tie keeps the plainer decoding).
+    for on in [0.995, 0.998, 0.999] {
+      for minimum in [0.0, 0.2] {
+        for gap in [0.25, 0.75, 1.5] {
+          for hold in [0.9, 0.95, 0.98, 0.99] {
+            for holdSeconds in [1.0, 2.0, 3.0] {
+              var c = ProbabilityDecoder.Configuration()
+              c.on = on
+              c.off = (on * 0.5 * 1000).rounded() / 1000
+              c.minDurationSeconds = minimum
+              c.mergeGapSeconds = gap
+              c.maxDurationSeconds = maxDurationSeconds
+              c.hold = hold
+              c.holdSeconds = holdSeconds
+              all.append(c)
+            }
           }
         }
       }

@@ -256,8 +256,8 @@ extension ExportCLITests {
   /// windows of 0.5 and 2 s, the gyroscope's features, two labels) gives detect-shakes' events:
   /// on the test set as recorded (with the gyroscope) and as t,x,y,z copies (its features
   /// missing), on sparse copies whose every reading ends several rows (so one push ends
-  /// several events, handed out by next), at its own decoding and at a loose one that ends many
-  /// events of both labels, some cancelled.
+  /// several events, handed out by next), at its own decoding, at a loose one that ends many
+  /// events of both labels, some cancelled, and at one whose events all begin by the hold path.
   @Test func trainedModelsGiveDetectShakesEvents() throws {
     let dir = Paths.temporaryDirectory()
     let trained = try accelkit([
@@ -281,8 +281,10 @@ extension ExportCLITests {
     let recorded = plain.indices.map { (path: "\(dir)/recorded\($0).csv", rate: "100") }
     let sparse = plain.indices.map { (path: "\(dir)/sparse\($0).csv", rate: "100") }
     let loose = ["on=0.2", "off=0.1", "min_duration_s=0", "merge_gap_s=0", "max_duration_s=0.5"]
+    // On out of reach: every event begins by the hold path, some continuing a pending one.
+    let held = ["on=1", "off=0.3", "min_duration_s=0", "merge_gap_s=0.5", "hold=0.5", "hold_s=0.3"]
     var counts: [String: Int] = [:]
-    for (k, params) in [[], loose].enumerated() {
+    for (k, params) in [[], loose, held].enumerated() {
       let traces = recorded + plain + sparse
       let differing = try Self.differences(
         rule: "trained\(k)", params: params, traces: traces, in: dir, model: dir + "/model")
@@ -293,12 +295,14 @@ extension ExportCLITests {
         {
           let fields = line.split(separator: ",", omittingEmptySubsequences: false)
           counts["\(fields[2]) \(fields[8])", default: 0] += 1
+          if k == 2 { counts["held", default: 0] += 1 }
         }
       }
     }
     // Both labels, both statuses, and enough of them that equality says something.
     #expect(counts["shake ended", default: 0] > 100, "\(counts)")
     #expect(counts["jiggle ended", default: 0] > 0 && counts["shake cancelled", default: 0] > 0, "\(counts)")
+    #expect(counts["held", default: 0] > 50, "\(counts)")
   }
 
   /// Every header, in both precisions, compiles without a warning as C99 and as C++ with both

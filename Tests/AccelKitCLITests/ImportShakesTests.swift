@@ -29,14 +29,15 @@ import Testing
           # Ingested 2 s apart in the reverse of name order (the bout follows ingestion); the
           # testing part's shake comes much later, a run of its own.
           stamp = 100 + 2 * (8 - k) if label == 'shake' and k < 9 else 1000 + k
-          return {'protected': {'ver': 'v1', 'iat': stamp}, 'signature': '0', 'payload': {'device_name': 'phone', 'device_type':
-              'MOBILE_CLIENT', 'interval_ms': 16, 'sensors': [{'name': 'accX', 'units': 'm/s2'}, {'name': 'accY',
+          return {'protected': {'ver': 'v1', 'iat': stamp}, 'signature': '0', 'payload': {'device_name': 'phone',
+              'device_type': 'MOBILE_CLIENT', 'interval_ms': 16, 'sensors': [{'name': 'accX', 'units': 'm/s2'}, {'name': 'accY',
               'units': 'm/s2'}, {'name': 'accZ', 'units': 'm/s2'}], 'values': values}}
       for part, counts in (('training', {'shake': 9, 'idle': 6, 'fall': 2}), ('testing', {'shake': 1, 'idle': 2})):
           with zipfile.ZipFile(os.path.join(root, 'DataSet', part + '.zip'), 'w') as z:
               for label, n in counts.items():
                   for k in range(n):
-                      z.writestr(f'{part}/{label}.{k:08d}.ingestion-1.json', json.dumps(window(label, k + (9 if part == 'testing' else 0))))
+                      shift = 9 if part == 'testing' else 0
+                      z.writestr(f'{part}/{label}.{k:08d}.ingestion-1.json', json.dumps(window(label, k + shift)))
               z.writestr(f'{part}/shake.broken.ingestion-1.json', json.dumps({'protected': {}}))
       """
     try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)

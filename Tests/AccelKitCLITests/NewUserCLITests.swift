@@ -55,7 +55,9 @@ import Testing
       "evaluate", root + "/datasets/real-positives", "--allow-outside-paths", "--rule", "swing", "--format", "csv",
     ])
     #expect(p.status == 0, "\(p.stderr)")
-    let rows = p.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    let rows = p.stdout.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
     let column = { (name: String) in rows[0].firstIndex(of: name).map { rows[1][$0] } }
     #expect(column("tp") == "1" && column("fn") == "0", "\(p.stdout)")
     #expect(column("duration_s").flatMap(Double.init).map { abs($0 - 42.1) < 0.05 } == true, "\(p.stdout)")

@@ -191,10 +191,55 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     #expect(decode([0.1, 0.9, 0.9], c).count == 1)
   }
 
+  @Test func sustainedProbabilityBeginsAnEventWorkedByHand() {
+    var c = ProbabilityDecoder.Configuration()
+    c.on = 0.99
+    c.off = 0.5
+    c.mergeGapSeconds = 0
+    let held = [0.1, 0.9, 0.95, 0.9, 0.92, 0.6, 0.1]
+    // Without the hold path nothing reaches on.
+    #expect(decode(held, c).isEmpty)
+    // Held at >= 0.9 from 1 to 4: at 3 (held 2 s) the event begins, back at 1; it goes on while
+    // >= off (to 5), reported at the end of the window where it began.
+    c.hold = 0.9
+    c.holdSeconds = 2
+    #expect(
+      decode(held, c) == [.init(start: 1, end: 5, reported: 3.5, peak: 0.95, windows: 5, cancelled: false)])
+    // A window below hold breaks the run: 1-2 and 4-5 never hold 2 s.
+    #expect(decode([0.1, 0.9, 0.9, 0.8, 0.9, 0.9, 0.1], c).isEmpty)
+    // A gap of more than runBreakSeconds between windows breaks it too.
+    var decoder = ProbabilityDecoder(configuration: c)
+    var events: [ProbabilityDecoder.Event] = []
+    for (t, p) in [(0.0, 0.9), (1.0, 0.9), (5.0, 0.9), (6.0, 0.1)] {
+      if let e = decoder.add(center: t, end: t + 0.5, probability: p) { events.append(e) }
+    }
+    #expect((events + decoder.finish()).isEmpty)
+    // Within the merge gap of an event that ended, a held run continues it.
+    c.mergeGapSeconds = 3
+    let after = decode([0.995, 0.1, 0.9, 0.9, 0.9, 0.1], c)
+    #expect(after == [.init(start: 0, end: 4, reported: 0.5, peak: 0.995, windows: 4, cancelled: false)])
+    // Unset, the hold path is what it was before it existed: the same events as the plain decoding.
+    var plain = ProbabilityDecoder.Configuration()
+    plain.on = 0.9
+    plain.off = 0.5
+    var unset = plain
+    unset.hold = 0.2
+    let p = [0.1, 0.3, 0.95, 0.6, 0.3, 0.2, 0.92, 0.1]
+    #expect(decode(p, unset) == decode(p, plain) && decode(p, plain).count == 2)
+  }
+
   @Test func contradictoryDecodingsAreRefused() {
     var c = ProbabilityDecoder.Configuration()
     c.on = 0.3
     c.off = 0.5
+    #expect(throws: AccelError.self) { try c.validate(owner: "model") }
+    // The hold path needs off <= hold, or an event would close inside the run that began it.
+    c = ProbabilityDecoder.Configuration()
+    c.on = 0.99
+    c.off = 0.8
+    c.hold = 0.7
+    #expect(throws: Never.self) { try c.validate(owner: "model") }
+    c.holdSeconds = 1
     #expect(throws: AccelError.self) { try c.validate(owner: "model") }
   }
 }
