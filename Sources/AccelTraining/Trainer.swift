@@ -402,7 +402,7 @@ public enum Trainer {
       for minimum in [0.0, 0.2] {
         for gap in [0.25, 0.75, 1.5] {
           for hold in [0.9, 0.95, 0.98, 0.99] {
-            for holdSeconds in [1.0, 2.0, 3.0] {
+            for holdSeconds in [1.0, 2.0, 3.0, 5.0] {
               var c = ProbabilityDecoder.Configuration()
               c.on = on
               c.off = (on * 0.5 * 1000).rounded() / 1000
