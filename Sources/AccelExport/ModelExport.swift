@@ -280,6 +280,7 @@ extension ModelDetector: CExportable {
     static inline void ak_detector_decode(ak_detector_state *s, int l, ak_detector_real center, ak_detector_real end,
                                           ak_detector_real p) {
       ak_detector_decoder *d = &s->decoders[l];
+      int held;
       if (ak_detector_hold_time[l] > 0) {
         if (p >= ak_detector_hold[l]) {
           if (d->has_run && center - d->run.end <= AK_DETECTOR_RUN_BREAK_S) {
@@ -307,36 +308,25 @@ extension ModelDetector: CExportable {
       if (d->is_pending && center - d->pending.end > ak_detector_merge_gap[l] &&
           !(d->has_run && d->run.start - d->pending.end <= ak_detector_merge_gap[l]))
         ak_detector_release(s, l);
-      if (d->has_run && ak_detector_hold_time[l] > 0 && center - d->run.start >= ak_detector_hold_time[l]) {
+      /* A run (kept only with hold_time) that held long enough begins at its first row. */
+      held = d->has_run && center - d->run.start >= ak_detector_hold_time[l];
+      if (held || p >= ak_detector_on[l]) {
         if (d->is_pending) {
           d->open = d->pending;
-          d->open.windows += d->run.windows;
+          d->open.windows += held ? d->run.windows : 1;
           d->open_reported = d->pending_reported;
           d->has_open_reported = d->has_pending_reported;
           d->is_pending = 0;
           d->has_pending_reported = 0;
-        } else {
+        } else if (held) {
           d->open = d->run;
           d->has_open_reported = 0;
-        }
-        d->open.end = center;
-        d->is_open = 1;
-        ak_detector_note_reported(d, l, end);
-      } else if (p >= ak_detector_on[l]) {
-        if (d->is_pending) {
-          d->open = d->pending;
-          d->open.end = center;
-          d->open.windows += 1;
-          d->open_reported = d->pending_reported;
-          d->has_open_reported = d->has_pending_reported;
-          d->is_pending = 0;
-          d->has_pending_reported = 0;
         } else {
           d->open.start = center;
-          d->open.end = center;
           d->open.windows = 1;
           d->has_open_reported = 0;
         }
+        d->open.end = center;
         d->is_open = 1;
         ak_detector_note_reported(d, l, end);
       }

@@ -136,34 +136,25 @@ public struct ProbabilityDecoder: Sendable {
       // (A run that began within the merge gap may still hold and continue it: it waits.)
       done = release()
     }
-    if let r = run, c.holdSeconds > 0, center - r.start >= c.holdSeconds {
-      // Held long enough: the event begins at the run's first window, or continues the pending
-      // event when the run began within the merge gap of its end (a window below off <= hold
-      // closed it, so the run began after).
+    // An event begins at a window as likely as on, or where a run (kept only with hold_s) has
+    // held long enough: at its first window. A pending event within the merge gap goes on instead
+    // (a run that began within it: a window below off <= hold closed the event, so the run is after).
+    let begin: (start: Double, peak: Double, windows: Int)?
+    if let r = run, center - r.start >= c.holdSeconds {
+      begin = (r.start, r.peak, r.windows)
+    } else {
+      begin = p >= c.on ? (center, p, 1) : nil
+    }
+    if let b = begin {
       if let waiting = pending {
         open = Event(
-          start: waiting.start, end: center, reported: waiting.reported, peak: max(waiting.peak, r.peak),
-          windows: waiting.windows + r.windows, cancelled: false)
+          start: waiting.start, end: center, reported: waiting.reported, peak: max(waiting.peak, b.peak),
+          windows: waiting.windows + b.windows, cancelled: false)
         openReported = pendingReported
         pending = nil
         pendingReported = nil
       } else {
-        open = Event(
-          start: r.start, end: center, reported: end, peak: r.peak, windows: r.windows, cancelled: false)
-        openReported = nil
-      }
-      noteReported(end: end)
-    } else if p >= c.on {
-      if let waiting = pending {
-        // Within the merge gap: the pending event goes on.
-        open = Event(
-          start: waiting.start, end: center, reported: waiting.reported, peak: max(waiting.peak, p),
-          windows: waiting.windows + 1, cancelled: false)
-        openReported = pendingReported
-        pending = nil
-        pendingReported = nil
-      } else {
-        open = Event(start: center, end: center, reported: end, peak: p, windows: 1, cancelled: false)
+        open = Event(start: b.start, end: center, reported: end, peak: b.peak, windows: b.windows, cancelled: false)
         openReported = nil
       }
       noteReported(end: end)

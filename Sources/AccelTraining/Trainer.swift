@@ -379,20 +379,21 @@ public enum Trainer {
   /// The decodings searched: thresholds, hysteresis, minimum duration and merge gap, and the hold
   /// path with the strict thresholds.
   static var candidates: [ProbabilityDecoder.Configuration] {
+    func decoding(on: Double, offShare: Double, minimum: Double, gap: Double) -> ProbabilityDecoder.Configuration {
+      var c = ProbabilityDecoder.Configuration()
+      c.on = on
+      c.off = (on * offShare * 1000).rounded() / 1000
+      c.minDurationSeconds = minimum
+      c.mergeGapSeconds = gap
+      // Sustained shaking is one gesture however long it goes on (docs/GESTURES.md).
+      c.maxDurationSeconds = maxDurationSeconds
+      return c
+    }
     var all: [ProbabilityDecoder.Configuration] = []
     for on in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999] {
       for offShare in [0.5, 0.75, 1.0] {
         for minimum in [0.0, 0.2, 0.5] {
-          for gap in [0.25, 0.75, 1.5] {
-            var c = ProbabilityDecoder.Configuration()
-            c.on = on
-            c.off = (on * offShare * 1000).rounded() / 1000
-            c.minDurationSeconds = minimum
-            c.mergeGapSeconds = gap
-            // Sustained shaking is one gesture however long it goes on (docs/GESTURES.md).
-            c.maxDurationSeconds = maxDurationSeconds
-            all.append(c)
-          }
+          for gap in [0.25, 0.75, 1.5] { all.append(decoding(on: on, offShare: offShare, minimum: minimum, gap: gap)) }
         }
       }
     }
@@ -403,12 +404,7 @@ public enum Trainer {
         for gap in [0.25, 0.75, 1.5] {
           for hold in [0.9, 0.95, 0.98, 0.99] {
             for holdSeconds in [1.0, 2.0, 3.0, 5.0] {
-              var c = ProbabilityDecoder.Configuration()
-              c.on = on
-              c.off = (on * 0.5 * 1000).rounded() / 1000
-              c.minDurationSeconds = minimum
-              c.mergeGapSeconds = gap
-              c.maxDurationSeconds = maxDurationSeconds
+              var c = decoding(on: on, offShare: 0.5, minimum: minimum, gap: gap)
               c.hold = hold
               c.holdSeconds = holdSeconds
               all.append(c)

@@ -7,8 +7,16 @@ import Testing
 /// placement of shakes between rests with their events, hard negatives without events, and joins
 /// that add no step; then `evaluate` reads the result.
 @Suite struct ImportShakesTests {
-  @Test func motionSenseESPWindowsBecomeTracesWithEvents() throws {
+  /// Runs `maker` (Python that writes a checkout in the source's format into its first
+  /// argument) into ROOT/checkout, then scripts/import_shakes.py SOURCE on it into `out`.
+  static func importing(_ source: String, maker: String, root: String, out: String) throws -> CLIResult {
     let python = try #require(Tools.path("python3"), Comment(rawValue: Tools.missing("python3", package: "python3")))
+    try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)
+    return try accelkit(
+      [], shell: "'\(python)' '\(Paths.packageRoot)/scripts/import_shakes.py' \(source) '\(root)/checkout' '\(out)'")
+  }
+
+  @Test func motionSenseESPWindowsBecomeTracesWithEvents() throws {
     let root = Paths.temporaryDirectory()
     let out = root + "/out"
     // Windows of 62 samples 16 ms apart, m/s^2, flat at rest reading +9.8 on z; one without a
@@ -40,9 +48,7 @@ import Testing
                       z.writestr(f'{part}/{label}.{k:08d}.ingestion-1.json', json.dumps(window(label, k + shift)))
               z.writestr(f'{part}/shake.broken.ingestion-1.json', json.dumps({'protected': {}}))
       """
-    try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)
-    let run = try accelkit(
-      [], shell: "'\(python)' '\(Paths.packageRoot)/scripts/import_shakes.py' motionsense-esp '\(root)/checkout' '\(out)'")
+    let run = try Self.importing("motionsense-esp", maker: maker, root: root, out: out)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("shake           1 traces    10 shakes"), "\(run.stdout)")
     #expect(run.stdout.contains("sustained       1 traces     1 shakes"), "\(run.stdout)")
@@ -85,7 +91,6 @@ import Testing
   /// 8-bit PWM readings, written when one changes): the grid, the calibration from the boxes that
   /// begin at rest, the axis convention, and one event per box over its shaking.
   @Test func openUATRecordingsBecomeOneTracePerBox() throws {
-    let python = try #require(Tools.path("python3"), Comment(rawValue: Tools.missing("python3", package: "python3")))
     let root = Paths.temporaryDirectory()
     let out = root + "/out"
     // Box a rests on +x (128 + 40 counts: 40 counts a g) for 2 s, then is shaken along y at 5 Hz
@@ -106,9 +111,7 @@ import Testing
       write(os.path.join(root, 'tests', 'motionauth', 'positive', '1.gz'), 1147272852.3)
       write(os.path.join(root, 'tests', 'motionauth', 'negative', '3.gz-DISABLED'), 1147272900.0)
       """
-    try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)
-    let run = try accelkit(
-      [], shell: "'\(python)' '\(Paths.packageRoot)/scripts/import_shakes.py' openuat '\(root)/checkout' '\(out)'")
+    let run = try Self.importing("openuat", maker: maker, root: root, out: out)
     #expect(run.status == 0, "\(run.stderr)")
     // Box b never moves: no trace. Box a of both recordings: one event each.
     let words = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -137,7 +140,6 @@ import Testing
   /// shake windows joined into bouts of 20 between rests, one event each; other gestures without
   /// events; the axis convention.
   @Test func unitnWindowsBecomeBoutsBetweenRests() throws {
-    let python = try #require(Tools.path("python3"), Comment(rawValue: Tools.missing("python3", package: "python3")))
     let root = Paths.temporaryDirectory()
     let out = root + "/out"
     // Rest lies flat (+0.98 g on z) with a short window left over; 21 shake windows (a bout of 20
@@ -157,9 +159,7 @@ import Testing
       write('shake', 21 * 50, lambda i: (0.6 * math.sin(2 * math.pi * 4 * i / 50), 0.0, 0.98))
       write('circle', 100, lambda i: (0.3 * math.cos(i / 8), 0.3 * math.sin(i / 8), 0.98))
       """
-    try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)
-    let run = try accelkit(
-      [], shell: "'\(python)' '\(Paths.packageRoot)/scripts/import_shakes.py' unitn '\(root)/checkout' '\(out)'")
+    let run = try Self.importing("unitn", maker: maker, root: root, out: out)
     #expect(run.status == 0, "\(run.stderr)")
     let words = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     #expect(words.contains("unitn shake 2 traces 2 shakes"), "\(run.stdout)")

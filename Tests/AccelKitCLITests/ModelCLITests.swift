@@ -262,4 +262,45 @@ import Testing
     let tune = try accelkit(["tune", Paths.packageRoot + "/datasets/train", "--rule", "learned-shake"])
     #expect(tune.status == 64 && tune.stderr.contains("learned model"), "\(tune.stderr)")
   }
+
+  /// The hold path in a model's files: detector.json may name hold and hold_s (the decoder then
+  /// runs as --param sets them) or leave them out (older models load unchanged), and one whose off
+  /// is above hold is refused with the file named.
+  @Test func aModelsDecodingCarriesTheHoldPath() throws {
+    let dir = Paths.temporaryDirectory()
+    let original = String(
+      decoding: readFile(Paths.packageRoot + "/models/shake/detector.json") ?? [], as: UTF8.self)
+    #expect(!original.contains("\"hold"), "a decoding without the hold path names neither key")
+    func model(_ name: String, hold: String) throws -> String {
+      let folder = dir + "/" + name
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      writeFile(folder + "/shake.xgb.json", readFile(Paths.packageRoot + "/models/shake/shake.xgb.json") ?? [])
+      let edited = original.replacingOccurrences(
+        of: "\"merge_gap_s\": 0.25}", with: "\"merge_gap_s\": 0.25, \(hold)}")
+      #expect(edited != original)
+      writeFile(folder + "/detector.json", edited)
+      return folder
+    }
+    let trace = Paths.packageRoot + "/datasets/test/004.csv"
+    let held = try model("held", hold: "\"hold\": 0.6, \"hold_s\": 0.3")
+    let fromFile = try accelkit(["detect-shakes", "--model", held, trace])
+    let byParam = try accelkit([
+      "detect-shakes", "--model", Paths.packageRoot + "/models/shake", "--param", "hold=0.6", "--param", "hold_s=0.3",
+      trace,
+    ])
+    let plain = try accelkit(["detect-shakes", "--model", Paths.packageRoot + "/models/shake", trace])
+    #expect(fromFile.status == 0 && byParam.status == 0, "\(fromFile.stderr)\(byParam.stderr)")
+    func rows(_ text: String) -> [String] {
+      text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        .map { row in
+          row.enumerated().filter { $0.offset != 3 }.map { String($0.element) }.joined(separator: ",")
+        }
+    }
+    #expect(rows(fromFile.stdout) == rows(byParam.stdout))
+    #expect(rows(fromFile.stdout) != rows(plain.stdout), "the hold path changes this trace's events")
+    let bad = try model("bad", hold: "\"hold\": 0.3, \"hold_s\": 1")
+    let refused = try accelkit(["detect-shakes", "--model", bad, trace])
+    #expect(refused.status == 65 && refused.stderr.contains("bad/detector.json"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("must be at most shake.hold"), "\(refused.stderr)")
+  }
 }

@@ -228,6 +228,17 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     #expect(decode(p, unset) == decode(p, plain) && decode(p, plain).count == 2)
   }
 
+  /// What train writes: the hold keys only with hold_s set, so a model without the hold path is
+  /// written as before it existed.
+  @Test func theHoldKeysAreWrittenOnlyWhenSet() {
+    var c = ProbabilityDecoder.Configuration()
+    let without = LearnedModel.descriptionJSON(spec: FeatureSpec(), labels: ["shake"], decoding: [c], training: "{}")
+    c.hold = 0.95
+    c.holdSeconds = 3
+    let with = LearnedModel.descriptionJSON(spec: FeatureSpec(), labels: ["shake"], decoding: [c], training: "{}")
+    #expect(!without.contains("hold") && with.contains("\"hold\": 0.95, \"hold_s\": 3}"), "\(with)")
+  }
+
   @Test func contradictoryDecodingsAreRefused() {
     var c = ProbabilityDecoder.Configuration()
     c.on = 0.3
