@@ -2,7 +2,7 @@
 """The throughput of every exported detector (accelkit export + Examples/firmware/bench.c) on the
 benchmark trace, beside detect-shakes on the same trace as a whole process.
 
-    python3 benchmarks/export_throughput.py [--rows N] [--precision double|float]
+    python3 benchmarks/export_throughput.py [--rows N] [--precision double|float] [--model DIR ...]
 
 The trace is benchmarks/run.py's (100 Hz walking with shakes, under benchmarks/work/); bench.c holds it in memory and
 times push over it for at least a second, so the figure is the detector's alone (no parsing).
@@ -33,7 +33,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--precision", choices=["double", "float"], default="double")
+    parser.add_argument("--model", action="append", default=[],
+                        help="a model directory accelkit train wrote, timed after the rules (repeatable)")
     args = parser.parse_args()
+    detectors = [(name, ["--rule", rule] + params, gyroscope) for name, rule, params, gyroscope in RULES]
+    detectors += [("model " + os.path.basename(os.path.normpath(m)), ["--model", os.path.abspath(m)], False)
+                  for m in args.model]
     # As benchmarks/run.py builds it (the Swift runtime linked in).
     subprocess.check_call(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path",
                            os.path.join(ROOT, ".build-static"), "--product", "accelkit"], cwd=ROOT,
@@ -46,19 +51,19 @@ def main():
                        check=True)
         print(f"{args.rows} samples at 100 Hz, {args.precision}; cc -std=c99 -O2")
         print(f"{'rule':28} {'exported (samples/s)':>22} {'detect-shakes (samples/s)':>26}")
-        for k, (name, rule, params, gyroscope) in enumerate(RULES):
+        for k, (name, detector, gyroscope) in enumerate(detectors):
             out = os.path.join(work, str(k))
             trace_k = imu if gyroscope else trace
-            subprocess.run([accelkit, "export", "--rule", rule, "--rate", "100", "--precision", args.precision,
-                            "-o", out] + params, check=True, stderr=subprocess.DEVNULL)
+            subprocess.run([accelkit, "export", "--rate", "100", "--precision", args.precision, "-o", out]
+                           + detector, check=True, stderr=subprocess.DEVNULL)
             subprocess.run(["cc", "-std=c99", "-O2", "-I", out, os.path.join(ROOT, "Examples/firmware/bench.c"),
                             "-o", os.path.join(out, "bench"), "-lm"], check=True)
             line = subprocess.run([os.path.join(out, "bench"), trace_k], check=True, capture_output=True,
                                   text=True).stdout.strip()
             exported = float(line.split(": ")[1].split(" ")[0])
             start = time.perf_counter()
-            subprocess.run([accelkit, "detect-shakes", "--rule", rule] + params
-                           + [trace_k, "-o", os.path.join(work, "e.csv")], check=True)
+            subprocess.run([accelkit, "detect-shakes"] + detector + [trace_k, "-o", os.path.join(work, "e.csv")],
+                           check=True)
             whole = args.rows / (time.perf_counter() - start)
             label = name + (" (gyroscope)" if gyroscope else "")
             print(f"{label:28} {exported:>22.3g} {whole:>26.3g}")

@@ -25,22 +25,13 @@ extension ModelDetector: CExportable {
     let queue = labels * (gridPoints / spec.hopSamples + 2)
     let transform = FeatureSpec.transformSize(widths.max()!)
 
-    func list<T>(_ values: [T], _ text: (T) -> String) -> String { values.map(text).joined(separator: ", ") }
-    func real(_ v: Double) -> String { "(ak_detector_real)\(DetectorExport.cLiteral(v))" }
-    let bins = widths.map { spec.bandBins(windowSamples: $0) }
-    var tables = """
-      /* Each window's samples on the grid and its transform's size. */
-      static const int ak_detector_width_samples[AK_DETECTOR_WIDTHS] = {\(list(widths) { "\($0)" })};
-      static const int ak_detector_transform_size[AK_DETECTOR_WIDTHS] = {\(list(widths) { "\(FeatureSpec.transformSize($0))" })};
-      /* Each band's first and last bin in each window's transform (-1: no bin; one spare column). */
-      static const int ak_detector_band_low[AK_DETECTOR_WIDTHS][AK_DETECTOR_BANDS + 1] = {\(list(bins) { "{\(list($0) { "\($0?.lowerBound ?? -1)" }), -1}" })};
-      static const int ak_detector_band_high[AK_DETECTOR_WIDTHS][AK_DETECTOR_BANDS + 1] = {\(list(bins) { "{\(list($0) { "\($0?.upperBound ?? -1)" }), -1}" })};
-      /* The signals, in the features' order: \(spec.signals.joined(separator: ", ")); 1 for those that swing about zero. */
-      static const int ak_detector_signed[AK_DETECTOR_SIGNALS] = {\(list(spec.signals) { FeatureSpec.signedSignals.contains($0) ? "1" : "0" })};
+    func list<T>(_ values: [T], _ text: (T) -> String) -> String { Self.list(values, text) }
+    let real = Self.real
+    let windowed = spec.kind == .windows
+    var tables = windowed ? Self.windowTables(spec) : Self.exponentialTables(spec)
+    tables += """
       /* Each label's event decoding. */
       static const char *const ak_detector_labels[AK_DETECTOR_LABELS] = {\(list(model.labels) { "\"\($0)\"" })};
-      /* Turns of side are counted modulo this type's range, which a window cannot fill. */
-      typedef \(widths.max()! < 65535 ? "unsigned short" : "unsigned long") ak_detector_turns;
       /* The row as the trees read it: 32-bit floats, as XGBoost does. */
       #if AK_DETECTOR_REAL_IS_FLOAT
       #define AK_DETECTOR_ROW_FLOATS(s) ((const float *)(s)->row)
@@ -84,10 +75,10 @@ extension ModelDetector: CExportable {
         ("QUEUE", .integer(queue), "events one push can end (after an interval of MAX_GAP_S)"),
       ],
       types: Self.types + "\n" + tables,
-      state: Self.state,
-      initialize: Self.initialize,
-      helpers: Self.helpers + "\n" + Self.trees(structure, names: spec.names) + Self.classify(labels: labels)
-        + Self.gridCode,
+      state: Self.state(windowed: windowed),
+      initialize: Self.initialize(windowed: windowed),
+      helpers: Self.helpers(windowed: windowed) + "\n" + Self.trees(structure, names: spec.names)
+        + Self.classify(labels: labels) + Self.gridCode(windowed: windowed),
       push:
         "return ak_detector_read(s, t, x, y, z, (ak_detector_real)NAN, (ak_detector_real)NAN, (ak_detector_real)NAN, e);",
       pushGyroscope: spec.gyroscope
@@ -108,8 +99,12 @@ extension ModelDetector: CExportable {
         return ak_detector_next(s, e);
         """,
       notes: [
-        "Features: \(spec.names.count) per row over windows of \(spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s every \(formatNumber(spec.hopSeconds)) s on a \(formatNumber(spec.rateHz)) Hz grid\(spec.gyroscope ? ", the gyroscope's included (push_gyro)" : "");",
-        "\(structure.map(\.trees.count).reduce(0, +)) trees. The state holds the windows: sizeof(ak_detector_state) bytes (about \(Self.stateBytes(signals: signals, capacity: widths.max()!, transform: transform, features: spec.names.count) / 1024) KiB with 8-byte doubles and longs).",
+        windowed
+          ? "Features: \(spec.names.count) per row over windows of \(spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s every \(formatNumber(spec.hopSeconds)) s on a \(formatNumber(spec.rateHz)) Hz grid\(spec.gyroscope ? ", the gyroscope's included (push_gyro)" : "");"
+          : "Features: \(spec.names.count) per row every \(formatNumber(spec.hopSeconds)) s from exponential averages of widths \(spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s (time constants of half of each) kept sample by sample on a \(formatNumber(spec.rateHz)) Hz grid\(spec.gyroscope ? ", the gyroscope's included (push_gyro)" : "");",
+        windowed
+          ? "\(structure.map(\.trees.count).reduce(0, +)) trees. The state holds the windows: sizeof(ak_detector_state) bytes (about \(Self.stateBytes(signals: signals, capacity: widths.max()!, transform: transform, features: spec.names.count) / 1024) KiB with 8-byte doubles and longs)."
+          : "\(structure.map(\.trees.count).reduce(0, +)) trees. The state holds no window, only the averages: sizeof(ak_detector_state) bytes, whatever the widths.",
         "Events are timed to the microsecond, as detect-shakes times a model's.",
       ],
       parameters: zip(model.labels, decoding).flatMap { label, c in
@@ -117,6 +112,42 @@ extension ModelDetector: CExportable {
       },
       usesGyroscope: spec.gyroscope)
   }
+
+  /// The window kind's tables: windows, transforms, the bands' bins and the signed signals.
+  static func windowTables(_ spec: FeatureSpec) -> String {
+    let widths = spec.windowSamples
+    let bins = widths.map { spec.bandBins(windowSamples: $0) }
+    return """
+      /* Each window's samples on the grid and its transform's size. */
+      static const int ak_detector_width_samples[AK_DETECTOR_WIDTHS] = {\(list(widths) { "\($0)" })};
+      static const int ak_detector_transform_size[AK_DETECTOR_WIDTHS] = {\(list(widths) { "\(FeatureSpec.transformSize($0))" })};
+      /* Each band's first and last bin in each window's transform (-1: no bin; one spare column). */
+      static const int ak_detector_band_low[AK_DETECTOR_WIDTHS][AK_DETECTOR_BANDS + 1] = {\(list(bins) { "{\(list($0) { "\($0?.lowerBound ?? -1)" }), -1}" })};
+      static const int ak_detector_band_high[AK_DETECTOR_WIDTHS][AK_DETECTOR_BANDS + 1] = {\(list(bins) { "{\(list($0) { "\($0?.upperBound ?? -1)" }), -1}" })};
+      /* The signals, in the features' order: \(spec.signals.joined(separator: ", ")); 1 for those that swing about zero. */
+      static const int ak_detector_signed[AK_DETECTOR_SIGNALS] = {\(list(spec.signals) { FeatureSpec.signedSignals.contains($0) ? "1" : "0" })};
+      /* Turns of side are counted modulo this type's range, which a window cannot fill. */
+      typedef \(widths.max()! < 65535 ? "unsigned short" : "unsigned long") ak_detector_turns;
+
+      """
+  }
+
+  /// The exponential kind's tables: each width's weights and each band's filter.
+  static func exponentialTables(_ spec: FeatureSpec) -> String {
+    let weights = spec.exponentialWeights
+    let filters = spec.bandFilters.map { [$0.b0, $0.b1, $0.b2, $0.a1, $0.a2] } + [[0, 0, 0, 0, 0]]
+    return """
+      /* Each width's weight of a new grid sample (a time constant of half the width) and 1 minus it. */
+      static const ak_detector_real ak_detector_weight[AK_DETECTOR_WIDTHS] = {\(list(weights, real))};
+      static const ak_detector_real ak_detector_keep[AK_DETECTOR_WIDTHS] = {\(list(weights.map { 1 - $0 }, real))};
+      /* Each band's filter on the grid: b0, b1, b2, a1, a2 (a0 = 1; one spare row). */
+      static const ak_detector_real ak_detector_filter[AK_DETECTOR_BANDS + 1][5] = {\(list(filters) { "{\(list($0, real))}" })};
+
+      """
+  }
+
+  static func list<T>(_ values: [T], _ text: (T) -> String) -> String { values.map(text).joined(separator: ", ") }
+  static func real(_ v: Double) -> String { "(ak_detector_real)\(DetectorExport.cLiteral(v))" }
 
   /// What the state takes, roughly (for the header's note).
   static func stateBytes(signals: Int, capacity: Int, transform: Int, features: Int) -> Int {
@@ -140,7 +171,8 @@ extension ModelDetector: CExportable {
 
     """
 
-  static let state = """
+  static func state(windowed: Bool) -> String {
+    """
     /* A row (the trees read it as floats: in float precision the row itself), first in the state
        so that the trees reach it with short offsets on a microcontroller. */
     ak_detector_real row[AK_DETECTOR_FEATURES];
@@ -155,6 +187,15 @@ extension ModelDetector: CExportable {
     /* Gravity: two cascaded one-pole low-passes. */
     int gravity_started;
     ak_detector_real g1[3], g2[3];
+    \(windowed ? windowState : exponentialState)
+    /* The decoders, and the events ended but not yet handed out. */
+    ak_detector_decoder decoders[AK_DETECTOR_LABELS];
+    ak_detector_event queue[AK_DETECTOR_QUEUE];
+    int queue_head, queued;
+    """
+  }
+
+  static let windowState = """
     /* The last CAPACITY values of every signal, each written twice (at head and head + CAPACITY)
        so that a window is one run; whether a value is a local maximum; the signed signals' side of
        zero (-1, 0, 1) and the turns of side so far (modulo the count type's range). */
@@ -174,13 +215,27 @@ extension ModelDetector: CExportable {
     ak_detector_real twiddle[AK_DETECTOR_TRANSFORM]; /* cos and sin of -2 pi k / TRANSFORM, k < TRANSFORM / 2 */
     ak_detector_real buffer[2 * AK_DETECTOR_TRANSFORM];
     ak_detector_real powers[AK_DETECTOR_TRANSFORM + 2];
-    /* The decoders, and the events ended but not yet handed out. */
-    ak_detector_decoder decoders[AK_DETECTOR_LABELS];
-    ak_detector_event queue[AK_DETECTOR_QUEUE];
-    int queue_head, queued;
     """
 
-  static let initialize = """
+  static let exponentialState = """
+    /* Per signal and width: the exponential mean, variance, energy, envelope, crossing rate, maximum,
+       minimum and energy of the steps, the last side of the mean (-1, 0, 1); each band's power; per signal and band the filter's delays;
+       per width the axes' covariances (xy, xz, yz) and, while a sample is read, their deviations. */
+    ak_detector_real mean[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS], variance[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS];
+    ak_detector_real energy[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS], envelope[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS];
+    ak_detector_real crossing[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS];
+    ak_detector_real maximum[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS], minimum[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS];
+    ak_detector_real jerk[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS], last_value[AK_DETECTOR_SIGNALS];
+    signed char side[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS];
+    ak_detector_real power[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS][AK_DETECTOR_BANDS + 1];
+    ak_detector_real delay[AK_DETECTOR_SIGNALS][AK_DETECTOR_BANDS + 1][2];
+    ak_detector_real covariance[AK_DETECTOR_WIDTHS][3], deviation[AK_DETECTOR_WIDTHS][3];
+    int filled, since_row;
+    long rows_in_segment;
+    """
+
+  static func initialize(windowed: Bool) -> String {
+    """
     int i, j;
     s->has_origin = 0;
     s->has_gyroscope = 0;
@@ -189,6 +244,29 @@ extension ModelDetector: CExportable {
     for (i = 0; i < 7; i++) s->previous[i] = 0;
     s->gravity_started = 0;
     for (i = 0; i < 3; i++) s->g1[i] = s->g2[i] = 0;
+    s->filled = s->since_row = 0;
+    s->rows_in_segment = 0;
+    for (i = 0; i < AK_DETECTOR_FEATURES; i++) {
+      s->row[i] = 0;
+    #if !AK_DETECTOR_REAL_IS_FLOAT
+      s->features[i] = 0;
+    #endif
+    }
+    \(windowed ? windowInitialize : exponentialInitialize)
+    for (i = 0; i < AK_DETECTOR_LABELS; i++) {
+      s->decoders[i].is_open = s->decoders[i].has_open_reported = 0;
+      s->decoders[i].is_pending = s->decoders[i].has_pending_reported = 0;
+      s->decoders[i].open.start = s->decoders[i].open.end = 0;
+      s->decoders[i].open.windows = 0;
+      s->decoders[i].pending = s->decoders[i].run = s->decoders[i].open;
+      s->decoders[i].has_run = 0;
+      s->decoders[i].open_reported = s->decoders[i].pending_reported = 0;
+    }
+    s->queue_head = s->queued = 0;
+    """
+  }
+
+  static let windowInitialize = """
     for (i = 0; i < AK_DETECTOR_SIGNALS; i++) {
       for (j = 0; j < 2 * AK_DETECTOR_CAPACITY; j++) {
         s->ring[i][j] = 0;
@@ -201,33 +279,38 @@ extension ModelDetector: CExportable {
       s->turn_count[i] = 0;
       s->spectral_slot[i] = -1;
     }
-    s->head = s->filled = s->since_row = 0;
-    s->rows_in_segment = 0;
-    for (i = 0; i < AK_DETECTOR_FEATURES; i++) {
-      s->row[i] = 0;
-    #if !AK_DETECTOR_REAL_IS_FLOAT
-      s->features[i] = 0;
-    #endif
-    }
+    s->head = 0;
     for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->hann_length[i] = 0;
     for (i = 0; i < AK_DETECTOR_TRANSFORM / 2; i++) {
       ak_detector_real angle = -2 * (ak_detector_real)3.141592653589793 * (ak_detector_real)i / (ak_detector_real)AK_DETECTOR_TRANSFORM;
       s->twiddle[2 * i] = AK_DETECTOR_COS(angle);
       s->twiddle[2 * i + 1] = AK_DETECTOR_SIN(angle);
     }
-    for (i = 0; i < AK_DETECTOR_LABELS; i++) {
-      s->decoders[i].is_open = s->decoders[i].has_open_reported = 0;
-      s->decoders[i].is_pending = s->decoders[i].has_pending_reported = 0;
-      s->decoders[i].open.start = s->decoders[i].open.end = 0;
-      s->decoders[i].open.windows = 0;
-      s->decoders[i].pending = s->decoders[i].run = s->decoders[i].open;
-      s->decoders[i].has_run = 0;
-      s->decoders[i].open_reported = s->decoders[i].pending_reported = 0;
-    }
-    s->queue_head = s->queued = 0;
     """
 
-  static let helpers = """
+  /// The exponential state is set at a segment's first sample; zeros until then.
+  static let exponentialInitialize = """
+    for (i = 0; i < AK_DETECTOR_SIGNALS; i++) {
+      for (j = 0; j < AK_DETECTOR_WIDTHS; j++) {
+        int b;
+        s->mean[i][j] = s->variance[i][j] = s->energy[i][j] = s->envelope[i][j] = s->crossing[i][j] = 0;
+        s->maximum[i][j] = s->minimum[i][j] = s->jerk[i][j] = 0;
+        s->side[i][j] = 0;
+        for (b = 0; b < AK_DETECTOR_BANDS + 1; b++) s->power[i][j][b] = 0;
+      }
+      for (j = 0; j < AK_DETECTOR_BANDS + 1; j++) s->delay[i][j][0] = s->delay[i][j][1] = 0;
+      s->last_value[i] = 0;
+    }
+    for (i = 0; i < AK_DETECTOR_WIDTHS; i++)
+      for (j = 0; j < 3; j++) s->covariance[i][j] = s->deviation[i][j] = 0;
+    """
+
+  /// The helpers: the decoder, the features' code (windows or exponential averages) and the row.
+  static func helpers(windowed: Bool) -> String {
+    decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers + (windowed ? windowRow : exponentialRow)
+  }
+
+  static let decodingHelpers = """
     /* A time to the microsecond. */
     static inline ak_detector_real ak_detector_microseconds(ak_detector_real t) {
       return AK_DETECTOR_FABS(t) < (ak_detector_real)1e12 ? AK_DETECTOR_ROUND(t * (ak_detector_real)1e6) / (ak_detector_real)1e6 : t;
@@ -332,6 +415,9 @@ extension ModelDetector: CExportable {
       }
     }
 
+    """
+
+  static let windowFeatures = """
     /* How often x[0..n) crosses level: a sample's side is 1 above level + HYSTERESIS, -1 below
        level - HYSTERESIS, 0 between; a crossing is a side opposite to the last nonzero one. */
     static inline long ak_detector_crossings(const ak_detector_real *x, int n, ak_detector_real level) {
@@ -518,6 +604,9 @@ extension ModelDetector: CExportable {
       }
     }
 
+    """
+
+  static let jointHelpers = """
     /* The largest eigenvalue of a symmetric 3x3 matrix (xx, yy, zz, xy, xz, yz). */
     static inline ak_detector_real ak_detector_largest_eigenvalue(const ak_detector_real *c) {
       ak_detector_real p1 = c[3] * c[3] + c[4] * c[4] + c[5] * c[5];
@@ -543,11 +632,28 @@ extension ModelDetector: CExportable {
                  : 0;
     }
 
+    /* The correlations between the axes, the linearity and the principal direction's size from the
+       covariance c (xx, yy, zz, xy, xz, yz), into the row from k. */
+    static inline int ak_detector_write_joint(ak_detector_state *s, const ak_detector_real *c, int k) {
+      ak_detector_real largest, trace;
+      s->row[k] = ak_detector_correlation(c[3], c[0], c[1]);
+      s->row[k + 1] = ak_detector_correlation(c[4], c[0], c[2]);
+      s->row[k + 2] = ak_detector_correlation(c[5], c[1], c[2]);
+      largest = ak_detector_largest_eigenvalue(c);
+      trace = c[0] + c[1] + c[2];
+      s->row[k + 3] = trace > (ak_detector_real)1e-12 ? AK_DETECTOR_MIN(1, largest / trace) : (ak_detector_real)1.0 / (ak_detector_real)3.0;
+      s->row[k + 4] = AK_DETECTOR_SQRT(AK_DETECTOR_MAX(0, largest));
+      return k + 5;
+    }
+
+    """
+
+  static let windowRow = """
     /* Correlations between the axes of u, and how much of u lies along one direction. */
     static inline int ak_detector_joint(ak_detector_state *s, int first, int n, const int *axes, int k) {
       const ak_detector_real *x = &s->ring[0][first], *y = &s->ring[1][first], *z = &s->ring[2][first];
       ak_detector_real mx = s->row[axes[0]], my = s->row[axes[1]], mz = s->row[axes[2]];
-      ak_detector_real xy[4] = {0, 0, 0, 0}, xz[4] = {0, 0, 0, 0}, yz[4] = {0, 0, 0, 0}, c[6], largest, trace;
+      ak_detector_real xy[4] = {0, 0, 0, 0}, xz[4] = {0, 0, 0, 0}, yz[4] = {0, 0, 0, 0}, c[6];
       int j;
       for (j = 0; j < n; j++) {
         ak_detector_real dx = x[j] - mx, dy = y[j] - my, dz = z[j] - mz;
@@ -561,14 +667,7 @@ extension ModelDetector: CExportable {
       c[3] = ((xy[0] + xy[1]) + (xy[2] + xy[3])) / (ak_detector_real)n;
       c[4] = ((xz[0] + xz[1]) + (xz[2] + xz[3])) / (ak_detector_real)n;
       c[5] = ((yz[0] + yz[1]) + (yz[2] + yz[3])) / (ak_detector_real)n;
-      s->row[k] = ak_detector_correlation(c[3], c[0], c[1]);
-      s->row[k + 1] = ak_detector_correlation(c[4], c[0], c[2]);
-      s->row[k + 2] = ak_detector_correlation(c[5], c[1], c[2]);
-      largest = ak_detector_largest_eigenvalue(c);
-      trace = c[0] + c[1] + c[2];
-      s->row[k + 3] = trace > (ak_detector_real)1e-12 ? AK_DETECTOR_MIN(1, largest / trace) : (ak_detector_real)1.0 / (ak_detector_real)3.0;
-      s->row[k + 4] = AK_DETECTOR_SQRT(AK_DETECTOR_MAX(0, largest));
-      return k + 5;
+      return ak_detector_write_joint(s, c, k);
     }
 
     /* The row's features, every width in turn. */
@@ -613,13 +712,135 @@ extension ModelDetector: CExportable {
 
     """
 
-  static let gridCode = """
+  static let exponentialRow = """
+    /* A segment's first sample: the means at the values, the energies at their squares, the envelopes
+       at their sizes, the rest at 0; the filters start from rest and read the value. */
+    static inline void ak_detector_start(ak_detector_state *s, const ak_detector_real *values) {
+      int sig, i, b;
+      for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+        ak_detector_real v = values[sig];
+        if (!isfinite(v)) continue;
+        for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
+          s->mean[sig][i] = v;
+          s->variance[sig][i] = 0;
+          s->energy[sig][i] = v * v;
+          s->envelope[sig][i] = AK_DETECTOR_FABS(v);
+          s->maximum[sig][i] = s->minimum[sig][i] = v;
+          s->jerk[sig][i] = 0;
+          s->crossing[sig][i] = 0;
+          s->side[sig][i] = 0;
+          for (b = 0; b < AK_DETECTOR_BANDS; b++) s->power[sig][i][b] = 0;
+        }
+        for (b = 0; b < AK_DETECTOR_BANDS; b++) {
+          const ak_detector_real *f = ak_detector_filter[b];
+          ak_detector_real y = f[0] * v;
+          s->delay[sig][b][0] = f[1] * v - f[3] * y;
+          s->delay[sig][b][1] = f[2] * v - f[4] * y;
+        }
+        s->last_value[sig] = v;
+      }
+      for (i = 0; i < AK_DETECTOR_WIDTHS; i++)
+        for (b = 0; b < 3; b++) s->covariance[i][b] = s->deviation[i][b] = 0;
+    }
+
+    /* One grid sample's signals into the exponential averages, in the Swift extractor's order of
+       operations; a value that is not finite leaves its signal as it is. */
+    static inline void ak_detector_update(ak_detector_state *s, const ak_detector_real *values, int first) {
+      int sig, i, b;
+      if (first) {
+        ak_detector_start(s, values);
+        return;
+      }
+      for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+        ak_detector_real v = values[sig], square, magnitude, change, change_square;
+        if (!isfinite(v)) continue;
+        square = v * v;
+        magnitude = AK_DETECTOR_FABS(v);
+        change = v - s->last_value[sig];
+        change_square = change * change;
+        s->last_value[sig] = v;
+        for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
+          ak_detector_real a = ak_detector_weight[i], keep = ak_detector_keep[i], d, e;
+          int side, last = s->side[sig][i];
+          d = v - s->mean[sig][i];
+          s->mean[sig][i] += a * d;
+          s->variance[sig][i] = keep * (s->variance[sig][i] + a * d * d);
+          s->energy[sig][i] += a * (square - s->energy[sig][i]);
+          s->envelope[sig][i] = AK_DETECTOR_MAX(magnitude, keep * s->envelope[sig][i]);
+          s->maximum[sig][i] = AK_DETECTOR_MAX(v, keep * s->maximum[sig][i]);
+          s->minimum[sig][i] = AK_DETECTOR_MIN(v, keep * s->minimum[sig][i]);
+          s->jerk[sig][i] += a * (change_square - s->jerk[sig][i]);
+          /* A crossing: the side of v - mean turns to the opposite of the last nonzero one. */
+          e = v - s->mean[sig][i];
+          side = e > AK_DETECTOR_HYSTERESIS ? 1 : e < -AK_DETECTOR_HYSTERESIS ? -1 : 0;
+          s->crossing[sig][i] += a * ((side * last < 0 ? AK_DETECTOR_RATE_HZ : 0) - s->crossing[sig][i]);
+          s->side[sig][i] = (signed char)(side != 0 ? side : last);
+          if (sig < 3) s->deviation[i][sig] = d;
+        }
+        /* The bands: each filter once, its output's power at every width. */
+        for (b = 0; b < AK_DETECTOR_BANDS; b++) {
+          const ak_detector_real *f = ak_detector_filter[b];
+          ak_detector_real *z = s->delay[sig][b], y, y2;
+          y = f[0] * v + z[0];
+          z[0] = f[1] * v - f[3] * y + z[1];
+          z[1] = f[2] * v - f[4] * y;
+          y2 = y * y;
+          for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->power[sig][i][b] += ak_detector_weight[i] * (y2 - s->power[sig][i][b]);
+        }
+      }
+      for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
+        ak_detector_real *c = s->covariance[i], a = ak_detector_weight[i], keep = ak_detector_keep[i];
+        ak_detector_real dx = s->deviation[i][0], dy = s->deviation[i][1], dz = s->deviation[i][2];
+        c[0] = keep * (c[0] + a * dx * dy);
+        c[1] = keep * (c[1] + a * dx * dz);
+        c[2] = keep * (c[2] + a * dy * dz);
+      }
+    }
+
+    /* The row from the averages: each width's statistics and band shares (a band's power over the
+       variance, 0 while that is at most 1e-12) of every signal, then its joint features. */
+    static inline void ak_detector_compute_row(ak_detector_state *s) {
+      int k = 0, i, sig, b;
+      for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
+        ak_detector_real c[6];
+        for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+          ak_detector_real v = s->variance[sig][i];
+          if (sig >= 6 && !s->has_gyroscope) {
+            for (b = 0; b < 8 + AK_DETECTOR_BANDS; b++) s->row[k + b] = (ak_detector_real)NAN;
+            k += 8 + AK_DETECTOR_BANDS;
+            continue;
+          }
+          s->row[k] = s->mean[sig][i];
+          s->row[k + 1] = v;
+          s->row[k + 2] = s->energy[sig][i];
+          s->row[k + 3] = s->envelope[sig][i];
+          s->row[k + 4] = s->maximum[sig][i];
+          s->row[k + 5] = s->minimum[sig][i];
+          s->row[k + 6] = s->crossing[sig][i];
+          s->row[k + 7] = v > (ak_detector_real)1e-12 ? AK_DETECTOR_SQRT(s->jerk[sig][i] / v) : 0;
+          k += 8;
+          for (b = 0; b < AK_DETECTOR_BANDS; b++) s->row[k++] = v > (ak_detector_real)1e-12 ? s->power[sig][i][b] / v : 0;
+        }
+        c[0] = s->variance[0][i];
+        c[1] = s->variance[1][i];
+        c[2] = s->variance[2][i];
+        c[3] = s->covariance[i][0];
+        c[4] = s->covariance[i][1];
+        c[5] = s->covariance[i][2];
+        k = ak_detector_write_joint(s, c, k);
+      }
+    }
+
+    """
+
+  static func gridCode(windowed: Bool) -> String {
+    """
     /* One sample on the grid: gravity, the signals into the rings, and a row when one is due. */
     static inline void ak_detector_grid_point(ak_detector_state *s, ak_detector_real t, ak_detector_real ax,
                                               ak_detector_real ay, ak_detector_real az, ak_detector_real gx,
                                               ak_detector_real gy, ak_detector_real gz) {
       ak_detector_real ux, uy, uz, gn, norm, vert, horiz, values[10];
-      int sig, known = s->filled >= 2, position = s->head;
+      \(windowed ? "int sig, known = s->filled >= 2, position = s->head;" : "")
       if (!s->gravity_started) {
         s->g1[0] = s->g2[0] = ax;
         s->g1[1] = s->g2[1] = ay;
@@ -654,29 +875,7 @@ extension ModelDetector: CExportable {
       values[7] = gy;
       values[8] = gz;
       values[9] = AK_DETECTOR_SQRT(gx * gx + gy * gy + gz * gz);
-      for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
-        int at = position + AK_DETECTOR_CAPACITY;
-        s->ring[sig][position] = s->ring[sig][at] = values[sig];
-        /* The sample before this one is now known to be a local maximum or not. */
-        s->peaks[sig][at] = s->peaks[sig][position] = 0;
-        if (known) {
-          ak_detector_real v = s->ring[sig][at - 1];
-          unsigned char peak = v > s->ring[sig][at - 2] && v >= s->ring[sig][at] ? 1 : 0;
-          s->peaks[sig][at - 1] = peak;
-          s->peaks[sig][position >= 1 ? at - 1 - AK_DETECTOR_CAPACITY : at - 1 + AK_DETECTOR_CAPACITY] = peak;
-        }
-        if (ak_detector_signed[sig]) {
-          ak_detector_real v = values[sig];
-          int side = (v > AK_DETECTOR_HYSTERESIS ? 1 : 0) - (v < -AK_DETECTOR_HYSTERESIS ? 1 : 0);
-          if (side != 0) {
-            if (side == -s->last_side[sig]) s->turn_count[sig] += 1;
-            s->last_side[sig] = side;
-          }
-          s->sides[sig][position] = s->sides[sig][at] = (signed char)side;
-          s->turns[sig][position] = s->turns[sig][at] = (ak_detector_turns)s->turn_count[sig];
-        }
-      }
-      s->head = (s->head + 1) % AK_DETECTOR_CAPACITY;
+      \(windowed ? windowStore : "ak_detector_update(s, values, s->filled == 0);")
       s->filled = s->filled + 1 < AK_DETECTOR_CAPACITY ? s->filled + 1 : AK_DETECTOR_CAPACITY;
       s->since_row += 1;
       if (!(s->filled >= AK_DETECTOR_SHORTEST && (s->rows_in_segment == 0 || s->since_row >= AK_DETECTOR_HOP))) return;
@@ -734,6 +933,34 @@ extension ModelDetector: CExportable {
       return ak_detector_next(s, e);
     }
 
+    """
+  }
+
+  /// The window kind's grid step: the signals into the rings, with their peak flags and sides.
+  static let windowStore = """
+      for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+        int at = position + AK_DETECTOR_CAPACITY;
+        s->ring[sig][position] = s->ring[sig][at] = values[sig];
+        /* The sample before this one is now known to be a local maximum or not. */
+        s->peaks[sig][at] = s->peaks[sig][position] = 0;
+        if (known) {
+          ak_detector_real v = s->ring[sig][at - 1];
+          unsigned char peak = v > s->ring[sig][at - 2] && v >= s->ring[sig][at] ? 1 : 0;
+          s->peaks[sig][at - 1] = peak;
+          s->peaks[sig][position >= 1 ? at - 1 - AK_DETECTOR_CAPACITY : at - 1 + AK_DETECTOR_CAPACITY] = peak;
+        }
+        if (ak_detector_signed[sig]) {
+          ak_detector_real v = values[sig];
+          int side = (v > AK_DETECTOR_HYSTERESIS ? 1 : 0) - (v < -AK_DETECTOR_HYSTERESIS ? 1 : 0);
+          if (side != 0) {
+            if (side == -s->last_side[sig]) s->turn_count[sig] += 1;
+            s->last_side[sig] = side;
+          }
+          s->sides[sig][position] = s->sides[sig][at] = (signed char)side;
+          s->turns[sig][position] = s->turns[sig][at] = (ak_detector_turns)s->turn_count[sig];
+        }
+      }
+      s->head = (s->head + 1) % AK_DETECTOR_CAPACITY;
     """
 
   /// Every tree as a function of the row's features in single precision, and each label's margin.

@@ -73,6 +73,8 @@ public struct FeatureExtractor {
   private var hann: [[Double]]
   private let signedSignals: [Bool]
   private let bandBins: [[ClosedRange<Int>?]]
+  /// Exponential features' state (nil for windows, which keep the rings instead).
+  private var exponential: ExponentialFeatures?
 
   public init(spec: FeatureSpec) throws {
     try spec.validate()
@@ -84,16 +86,20 @@ public struct FeatureExtractor {
     hop = spec.hopSamples
     step = spec.step
     alpha = spec.gravityAlpha
-    ring = [Double](repeating: 0, count: signalCount * 2 * capacity)
-    maxima = [Double](repeating: -.infinity, count: signalCount * 2 * capacity)
-    sides = [Int8](repeating: 0, count: signalCount * 2 * capacity)
-    turns = [Int](repeating: 0, count: signalCount * 2 * capacity)
+    let windowed = spec.kind == .windows
+    exponential = windowed ? nil : ExponentialFeatures(spec: spec)
+    // Exponential features keep no window: the rings are empty.
+    let ringCount = windowed ? signalCount * 2 * capacity : 0
+    ring = [Double](repeating: 0, count: ringCount)
+    maxima = [Double](repeating: -.infinity, count: ringCount)
+    sides = [Int8](repeating: 0, count: ringCount)
+    turns = [Int](repeating: 0, count: ringCount)
     lastSide = [Int](repeating: 0, count: signalCount)
     turnCount = [Int](repeating: 0, count: signalCount)
     row = [Double](repeating: 0, count: spec.names.count)
-    transforms = windowSamples.map { RealFFTPair(size: FeatureSpec.transformSize($0)) }
-    tapers = [Double](repeating: 0, count: signalCount * capacity)
-    powers = [Double](repeating: 0, count: 2 * (FeatureSpec.transformSize(capacity) / 2 + 1))
+    transforms = windowed ? windowSamples.map { RealFFTPair(size: FeatureSpec.transformSize($0)) } : []
+    tapers = [Double](repeating: 0, count: windowed ? signalCount * capacity : 0)
+    powers = [Double](repeating: 0, count: windowed ? 2 * (FeatureSpec.transformSize(capacity) / 2 + 1) : 0)
     spectralSlots = [Int](repeating: -1, count: signalCount)
     hann = windowSamples.map { _ in [] }
     let signed = spec.signals.map { FeatureSpec.signedSignals.contains($0) }
@@ -199,6 +205,18 @@ public struct FeatureExtractor {
       vert = (ux * g2.0 + uy * g2.1 + uz * g2.2) / gn
       horiz = max(0, norm * norm - vert * vert).squareRoot()
     }
+    if exponential != nil {
+      let gn = (gx * gx + gy * gy + gz * gz).squareRoot()
+      let values = (ux, uy, uz, norm, vert, horiz, gx, gy, gz, gn)
+      withUnsafeBytes(of: values) { raw in
+        exponential!.update(
+          UnsafeBufferPointer(
+            start: raw.baseAddress!.assumingMemoryBound(to: Double.self), count: signalCount),
+          first: filled == 0)
+      }
+      emitRowIfDue(t, body)
+      return
+    }
     let stride = 2 * capacity
     ring.withUnsafeMutableBufferPointer { ring in
       func put(_ s: Int, _ v: Double) {
@@ -250,6 +268,13 @@ public struct FeatureExtractor {
       turns[at + capacity] = turnCount[s]
     }
     head = (head + 1) % capacity
+    emitRowIfDue(t, body)
+  }
+
+  /// Counts the grid sample and computes and hands out a row when one is due.
+  private mutating func emitRowIfDue(
+    _ t: Double, _ body: (Double, Double, UnsafeBufferPointer<Double>) -> Void
+  ) {
     filled = min(filled + 1, capacity)
     sinceRow += 1
     guard filled >= shortest, rowsInSegment == 0 || sinceRow >= hop else { return }
@@ -263,6 +288,11 @@ public struct FeatureExtractor {
   // MARK: The features of one row
 
   private mutating func computeRow() {
+    if let exponential {
+      let gyroscope = hasGyroscope
+      row.withUnsafeMutableBufferPointer { exponential.write(into: $0, hasGyroscope: gyroscope) }
+      return
+    }
     var k = 0
     for wi in windowSamples.indices {
       let n = min(windowSamples[wi], filled)
@@ -653,6 +683,15 @@ public struct FeatureExtractor {
     let c = (
       variance.0, variance.1, variance.2, laneTotal(xy) / count, laneTotal(xz) / count, laneTotal(yz) / count
     )
+    return writeJoint(covariance: c, row: row, at: k)
+  }
+
+  /// The correlations between the axes, the linearity and the principal direction's size from
+  /// the covariance (xx, yy, zz, xy, xz, yz), written into `row` from `k`; returns the next index.
+  static func writeJoint(
+    covariance c: (Double, Double, Double, Double, Double, Double), row: UnsafeMutableBufferPointer<Double>,
+    at k: Int
+  ) -> Int {
     func correlation(_ cov: Double, _ a: Double, _ b: Double) -> Double {
       a > 1e-12 && b > 1e-12 ? max(-1, min(1, cov / (a * b).squareRoot())) : 0
     }

@@ -21,6 +21,10 @@ import AccelCore
 /// Every `hopSeconds` a row of features is computed over each width of `widthsSeconds`, all
 /// ending at the same sample (a longer window holds what has been read when the trace is younger
 /// than it). The row's `start` is its end minus the shortest width.
+///
+/// With `kind` `.exponential` a width is not a window but exponential averages whose weights'
+/// mean age is half the width, as a window's centre is (a time constant of half the width),
+/// updated sample by sample in constant memory and time (`ExponentialFeatures`).
 public struct FeatureSpec: Equatable, Sendable {
   public var rateHz = 50.0
   public var widthsSeconds = [1.0, 4.0]
@@ -32,6 +36,13 @@ public struct FeatureSpec: Equatable, Sendable {
   ]
   /// Whether the gyroscope's features are part of the row (missing values when a trace has none).
   public var gyroscope = false
+  /// Windows recomputed every hop, or exponential averages kept as samples arrive.
+  public var kind = Kind.windows
+
+  public enum Kind: String, Equatable, Sendable {
+    case windows
+    case exponential
+  }
 
   public init() {}
 
@@ -59,20 +70,26 @@ public struct FeatureSpec: Equatable, Sendable {
     "skewness",
   ]
 
-  /// The window's name in feature names: `w1` for 1 s, `w0.5` for half a second.
-  public func windowName(_ width: Double) -> String { "w" + formatNumber(width) }
+  /// The window's name in feature names: `w1` for 1 s, `w0.5` for half a second (`e1`, `e0.5` for
+  /// exponential averages).
+  public func windowName(_ width: Double) -> String { (kind == .windows ? "w" : "e") + formatNumber(width) }
 
   /// The names of the row's features, in order (the column names `accelkit features` writes and
-  /// the XGBoost model's `feature_names`).
+  /// the XGBoost model's `feature_names`): for each width, every signal's statistics (windows' or
+  /// exponential averages') and bands, then the joint features.
   public var names: [String] {
     var names: [String] = []
     for width in widthsSeconds {
       let w = windowName(width)
       for signal in signals {
-        for statistic in Self.statistics { names.append("\(w)_\(signal)_\(statistic)") }
-        if Self.signedSignals.contains(signal) { names.append("\(w)_\(signal)_zero_crossing_rate") }
-        names.append("\(w)_\(signal)_dominant_hz")
-        names.append("\(w)_\(signal)_dominant_share")
+        if kind == .exponential {
+          for statistic in Self.exponentialStatistics { names.append("\(w)_\(signal)_\(statistic)") }
+        } else {
+          for statistic in Self.statistics { names.append("\(w)_\(signal)_\(statistic)") }
+          if Self.signedSignals.contains(signal) { names.append("\(w)_\(signal)_zero_crossing_rate") }
+          names.append("\(w)_\(signal)_dominant_hz")
+          names.append("\(w)_\(signal)_dominant_share")
+        }
         for band in bands {
           names.append("\(w)_\(signal)_band_\(formatNumber(band.low))_\(formatNumber(band.high))_hz")
         }
@@ -109,6 +126,13 @@ public struct FeatureSpec: Equatable, Sendable {
       throw AccelError.usage(
         "a band must satisfy 0 <= low < high <= \(formatNumber(rateHz / 2)) Hz, got \(formatNumber(band.low))-\(formatNumber(band.high)) Hz"
       )
+    }
+    if kind == .exponential {
+      for band in bands where !(band.high < rateHz / 2) {
+        throw AccelError.usage(
+          "an exponential feature's band must lie below \(formatNumber(rateHz / 2)) Hz (its filter's Nyquist limit), got \(formatNumber(band.low))-\(formatNumber(band.high)) Hz"
+        )
+      }
     }
   }
 
@@ -156,6 +180,7 @@ public struct FeatureSpec: Equatable, Sendable {
     text +=
       "    \"bands_hz\": [\(bands.map { "[\(formatNumber($0.low)), \(formatNumber($0.high))]" }.joined(separator: ", "))],\n"
     text += "    \"gyroscope\": \(gyroscope),\n"
+    if kind != .windows { text += "    \"kind\": \(jsonString(kind.rawValue)),\n" }
     text += "    \"names\": [\(names.map(jsonString).joined(separator: ", "))]\n"
     text += "  }"
     return text
@@ -184,6 +209,12 @@ public struct FeatureSpec: Equatable, Sendable {
     }
     guard let gyro = value["gyroscope"]?.bool else { throw fail("has no \"gyroscope\"") }
     gyroscope = gyro
+    if let name = value["kind"] {
+      guard let text = name.string, let known = Kind(rawValue: text) else {
+        throw fail("has an unknown \"kind\" (windows or exponential)")
+      }
+      kind = known
+    }
     do { try validate() } catch let error as AccelError { throw fail("is out of range: \(error.message)") }
     if let saved = value["names"]?.array?.compactMap(\.string), saved != names {
       throw fail(

@@ -45,7 +45,7 @@ public struct DeviceBudget: Equatable, Sendable {
       guard let spec = candidates.first(where: { ModelCost.ram(spec: $0) <= ram }) else {
         let smallest = candidates.min { ModelCost.ram(spec: $0) < ModelCost.ram(spec: $1) } ?? settings.spec
         throw AccelError.usage(
-          "no feature set fits \(ram) bytes of RAM: the smallest tried (windows of \(smallest.widthsSeconds.map(formatNumber).joined(separator: ", ")) s on a \(formatNumber(smallest.rateHz)) Hz grid) needs about \(ModelCost.ram(spec: smallest))",
+          "no feature set fits \(ram) bytes of RAM: the smallest tried (\(smallest.kind == .windows ? "windows" : "exponential widths") of \(smallest.widthsSeconds.map(formatNumber).joined(separator: ", ")) s on a \(formatNumber(smallest.rateHz)) Hz grid) needs about \(ModelCost.ram(spec: smallest))",
           hint:
             "a model's state holds its window of every signal; give more RAM, or use a rule (accelkit export --rule swing needs 364 bytes)"
         )
@@ -53,14 +53,14 @@ public struct DeviceBudget: Equatable, Sendable {
       fitted.spec = spec
     }
     if let flash {
-      let nodes = ModelCost.nodes(fitting: flash)
+      let nodes = ModelCost.nodes(fitting: flash, kind: fitted.spec.kind)
       var depth = settings.maxDepth
       func perTree(_ d: Int) -> Int { (1 << (d + 1)) - 1 }
       while depth > 1 && nodes / perTree(depth) < min(settings.rounds, 30) { depth -= 1 }
       let rounds = min(settings.rounds, nodes / perTree(depth))
       guard rounds >= 1 else {
         throw AccelError.usage(
-          "no model fits \(flash) bytes of flash: the features, decoding and API alone take about \(ModelCost.flash(nodes: 0))",
+          "no model fits \(flash) bytes of flash: the features, decoding and API alone take about \(ModelCost.flash(nodes: 0, kind: fitted.spec.kind))",
           hint: "give more flash, or use a rule (accelkit export --rule swing needs 3,380 bytes)")
       }
       fitted.maxDepth = depth

@@ -81,7 +81,7 @@ public enum ModelDirectory {
     let nodes = result.labels.reduce(0) { total, l in
       total + ((try? TreeEnsemble(json: l.model, file: l.label).structure.trees.reduce(0) { $0 + $1.count }) ?? 0)
     }
-    return (ModelCost.ram(spec: result.settings.spec), ModelCost.flash(nodes: nodes))
+    return (ModelCost.ram(spec: result.settings.spec), ModelCost.flash(nodes: nodes, kind: result.settings.spec.kind))
   }
 
   /// The names of the files written for `labels`.
@@ -127,7 +127,7 @@ public enum ModelDirectory {
       s.budget?.ram.map { "RAM <= \($0)" }, s.budget?.flash.map { "flash <= \($0)" },
     ].compactMap { $0 }.joined(separator: ", ")
     var text = "budget (\(limits) bytes on a Cortex-M4F in float): "
-    text += "a \(formatNumber(s.spec.rateHz)) Hz grid, windows of \(s.spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s, "
+    text += "a \(formatNumber(s.spec.rateHz)) Hz grid, \(s.spec.kind == .windows ? "windows" : "exponential widths") of \(s.spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s, "
     text += "bands \(s.spec.bands.map { "\(formatNumber($0.low))-\(formatNumber($0.high))" }.joined(separator: ", ")) Hz, "
     text += "\(s.rounds) trees of depth \(s.maxDepth) at a learning rate of \(cFormat("%.3g", s.learningRate)); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
     text += "(unbudgeted: \(free.ram) and \(free.flash); scripts/footprint measures an export)\n"

@@ -48,18 +48,25 @@ import Testing
     Self.write(dir + "/constant-base.csv", fields.map { "\($0[0]),\($0[1]),\($0[2]),-1" })
     Self.write(dir + "/days.csv", fields.map { "\(formatNumber(Double($0[0])! + 259_200)),\($0[1]),\($0[2]),\($0[3])" })
     let sanitize = "-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all"
-    for name in Detectors.names {
+    // Every registered detector, and a model of exponential features (its own code in the export).
+    let trained = try accelkit([
+      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--exponential", "--rounds", "40",
+      "--folds", "2", "--quiet", "-o", dir + "/exponential",
+    ])
+    try #require(trained.status == 0, "\(trained.stderr)")
+    let detectors = Detectors.names.map { ($0, "--rule \($0)") } + [("exponential", "--model '\(dir)/exponential'")]
+    for (name, detector) in detectors {
       for precision in ["double", "float"] {
         let out = "\(dir)/\(name)-\(precision)"
         var script = "set -e\n"
-        script += "ACCELKIT export --rule \(name) --rate \(rate) --precision \(precision) -o '\(out)' 2>/dev/null\n"
+        script += "ACCELKIT export \(detector) --rate \(rate) --precision \(precision) -o '\(out)' 2>/dev/null\n"
         script += "'\(cc)' -std=c99 \(sanitize) -I '\(out)' '\(ExportCLITests.replay)' -o '\(out)/replay' -lm\n"
         for input in ["glitches", "reset", "constant", "days"] {
           script += "'\(out)/replay' < '\(dir)/\(input).csv' > '\(out)/\(input).c.csv'\n"
         }
         for input in ["base", "constant-base", "days"] where precision == "double" {
           let path = input == "base" ? base : "\(dir)/\(input).csv"
-          script += "ACCELKIT detect-shakes --rule \(name) --rate \(rate) '\(path)' > '\(dir)/\(name)-\(input).swift.csv'\n"
+          script += "ACCELKIT detect-shakes \(detector) --rate \(rate) '\(path)' > '\(dir)/\(name)-\(input).swift.csv'\n"
         }
         let run = try accelkit([], shell: script)
         try #require(run.status == 0, "\(name) \(precision): \(run.stderr)")

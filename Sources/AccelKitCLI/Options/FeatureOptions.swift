@@ -24,8 +24,16 @@ struct FeatureOptions: ParsableArguments {
   @Flag(help: "Add the gyroscope's features (missing for traces without one).")
   var gyro = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Exponential averages in place of windows: each --window is a time constant of half its width, kept sample by sample in constant memory and time (the bands by band-pass filters, no spectrum)."
+    ))
+  var exponential = false
+
   /// Whether any option differs from the defaults.
-  var isGiven: Bool { !windows.isEmpty || hop != 0.1 || featureRate != 50 || !bands.isEmpty || gyro }
+  var isGiven: Bool {
+    !windows.isEmpty || hop != 0.1 || featureRate != 50 || !bands.isEmpty || gyro || exponential
+  }
 
   /// The specification the options describe, checked.
   func spec() throws -> FeatureSpec {
@@ -34,6 +42,7 @@ struct FeatureOptions: ParsableArguments {
     spec.hopSeconds = hop.value
     spec.rateHz = featureRate.value
     spec.gyroscope = gyro
+    if exponential { spec.kind = .exponential }
     if !bands.isEmpty { spec.bands = try bands.map(Self.band) }
     try spec.validate()
     return spec

@@ -1,0 +1,201 @@
+import AccelCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AccelLearning
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Exponential features: the averages worked by hand, the bands' filters against scipy's
+/// Butterworth designs, the rows' properties (chunking, missing gyroscope, gaps) and the JSON.
+@Suite struct ExponentialFeatureTests {
+  static func spec(widths: [Double] = [1, 4], gyroscope: Bool = false) -> FeatureSpec {
+    var spec = FeatureSpec()
+    spec.kind = .exponential
+    spec.widthsSeconds = widths
+    spec.gyroscope = gyroscope
+    return spec
+  }
+
+  /// The band-pass of a band from `low` is scipy's `butter(1, [low, high], 'bandpass', fs=rate)`
+  /// and the low-pass of a band from 0 its `butter(2, high, fs=rate)`, to rounding
+  /// (Tests/Fixtures/filters/butter_sos.json, scripts/make_filter_references.py).
+  @Test func bandFiltersAreScipysButterworthDesigns() throws {
+    let data = try #require(FileManager.default.contents(atPath: Paths.fixture("filters/butter_sos.json")))
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let designs = try #require(root["designs"] as? [[String: Any]])
+    var compared = 0
+    for d in designs {
+      let order = d["order"] as! Int
+      let kind = d["band"] as! String
+      let rate = d["rate"] as! Double
+      let cutoff = d["cutoff"] as! Double
+      var spec = FeatureSpec()
+      spec.rateHz = rate
+      if kind == "bandpass" && order == 1 {
+        spec.bands = [FeatureSpec.FrequencyBand(cutoff, d["cutoff_high"] as! Double)]
+      } else if kind == "low" && order == 2 {
+        spec.bands = [FeatureSpec.FrequencyBand(0, cutoff)]
+      } else {
+        continue
+      }
+      let sos = (d["sos"] as! [[String]]).map { $0.map { Double($0)! } }
+      #expect(sos.count == 1 && sos[0][3] == 1)
+      let f = spec.bandFilters[0]
+      for (ours, theirs) in zip(
+        [f.b0, f.b1, f.b2, f.a1, f.a2], [sos[0][0], sos[0][1], sos[0][2], sos[0][4], sos[0][5]])
+      {
+        #expect(
+          abs(ours - theirs) <= 1e-12 * max(1, abs(theirs)), "\(d["band"]!) \(cutoff) \(rate): \(f) vs \(sos)"
+        )
+      }
+      compared += 1
+    }
+    #expect(compared == 20)
+  }
+
+  /// Two values fed by hand (1 then 3, weight a): mean 1 + 2a, variance (1 - a) a 4, energy
+  /// 1 + 8a, envelope and maximum 3, minimum the first value decayed, 1 - a, jerk ratio
+  /// sqrt(a 4 / variance); a third value far below the mean is a crossing: rate a * 50.
+  @Test func theAveragesWorkedByHand() {
+    let spec = Self.spec(widths: [1])
+    var state = ExponentialFeatures(spec: spec)
+    let a = spec.exponentialWeights[0]
+    #expect(abs(a - (1 - exp(-0.02 / 0.5))) < 1e-15)
+    func feed(_ v: Double, first: Bool = false) {
+      let values = [Double](repeating: v, count: 6)
+      values.withUnsafeBufferPointer { state.update($0, first: first) }
+    }
+    func row() -> [Double] {
+      var row = [Double](repeating: 0, count: spec.names.count)
+      row.withUnsafeMutableBufferPointer { state.write(into: $0, hasGyroscope: false) }
+      return row
+    }
+    func value(_ row: [Double], _ name: String) -> Double { row[spec.names.firstIndex(of: name)!] }
+    feed(1, first: true)
+    feed(3)
+    var r = row()
+    #expect(abs(value(r, "e1_x_mean") - (1 + 2 * a)) < 1e-15)
+    #expect(abs(value(r, "e1_x_variance") - (1 - a) * a * 4) < 1e-15)
+    #expect(abs(value(r, "e1_x_energy") - (1 + 8 * a)) < 1e-14)
+    #expect(value(r, "e1_x_envelope") == 3)
+    #expect(value(r, "e1_x_maximum") == 3 && value(r, "e1_x_minimum") == 1 - a)
+    // The steps' energy a 2^2 over the variance (1 - a) a 4.
+    #expect(abs(value(r, "e1_x_jerk_ratio") - (1 / (1 - a)).squareRoot()) < 1e-12)
+    #expect(value(r, "e1_x_crossing_rate") == 0)
+    // Every axis moved alike: covariance equals variance, correlation 1, one line.
+    #expect(abs(value(r, "e1_correlation_xy") - 1) < 1e-12)
+    #expect(abs(value(r, "e1_linearity") - 1) < 1e-12)
+    feed(-5)
+    r = row()
+    #expect(abs(value(r, "e1_x_crossing_rate") - a * 50) < 1e-12)
+    #expect(value(r, "e1_x_envelope") == 5)
+  }
+
+  /// A 4 Hz back-and-forth of amplitude A along x, worked by hand: variance and energy A^2/2, a
+  /// mean that ripples by A / (2 pi 4 tau) at most (tau = 2 s), 8 crossings a second, a jerk ratio
+  /// of 2 sin(pi 4 / rate), extremes of +-A decayed for at most a period, an envelope
+  /// between A exp(-1 / (8 tau)) and A (tau = 0.5 s, a peak every 1/8 s), each band's share its
+  /// filter's power gain at 4 Hz, one line.
+  @Test func aSineHasTheFeaturesWorkedByHand() throws {
+    let amplitude = 1.5
+    let spec = Self.spec()
+    let block = makeTrace(seconds: 20, rate: 100) { amplitude * sin(2 * .pi * 4 * $0) }
+    let last = try rows(spec, block).last!.2
+    func value(_ name: String) -> Double { last[spec.names.firstIndex(of: name)!] }
+    let power = amplitude * amplitude / 2
+    #expect(abs(value("e4_x_variance") - power) < 0.05 * power)
+    #expect(abs(value("e4_x_energy") - power) < 0.05 * power)
+    #expect(abs(value("e4_x_mean")) <= amplitude / (2 * .pi * 4 * 2))
+    #expect(abs(value("e4_x_crossing_rate") - 8) <= 0.3)
+    #expect(abs(value("e4_x_jerk_ratio") - 2 * sin(.pi * 4 / spec.rateHz)) < 0.02)
+    // An extreme comes once a period (1/4 s) and decays by exp(-1/2) until the next.
+    let (high, low) = (value("e1_x_maximum"), value("e1_x_minimum"))
+    #expect(high >= amplitude * exp(-0.5) && high <= amplitude + 1e-9)
+    #expect(low <= -amplitude * exp(-0.5) && low >= -amplitude - 1e-9)
+    let envelope = value("e1_x_envelope")
+    #expect(envelope >= amplitude * exp(-1 / (8 * 0.5)) && envelope <= amplitude + 1e-9)
+    let omega = 2 * Double.pi * 4 / spec.rateHz
+    for (band, f) in zip(spec.bands, spec.bandFilters) {
+      // |H(e^{i w})|^2 of b0 + b1 z^-1 + b2 z^-2 over 1 + a1 z^-1 + a2 z^-2.
+      func squared(_ c0: Double, _ c1: Double, _ c2: Double) -> Double {
+        let re = c0 + c1 * cos(omega) + c2 * cos(2 * omega)
+        let im = -c1 * sin(omega) - c2 * sin(2 * omega)
+        return re * re + im * im
+      }
+      let gain = squared(f.b0, f.b1, f.b2) / squared(1, f.a1, f.a2)
+      let name = "e4_x_band_\(formatNumber(band.low))_\(formatNumber(band.high))_hz"
+      #expect(abs(value(name) - gain) < 0.05, "\(name): \(value(name)) against a gain of \(gain)")
+    }
+    // 4 Hz is where both of its bands give half the power.
+    #expect(value("e4_x_band_2_4_hz") > 0.45 && value("e4_x_band_4_8_hz") > 0.45)
+    #expect(value("e4_linearity") > 0.999)
+    #expect(value("e4_vert_variance") < 1e-3)
+  }
+
+  /// Block boundaries change nothing, and a trace without a gyroscope has its features missing.
+  @Test(arguments: [[1], [7, 3, 50], [1000, 1]])
+  func chunkedEqualsOneShot(chunks: [Int]) throws {
+    let spec = Self.spec(widths: [0.5, 2], gyroscope: true)
+    let block = makeTrace(seconds: 12, rate: 97, jitter: 0.2, gyro: true) { 0.8 * sin(2 * .pi * 4 * $0) }
+    let whole = try rows(spec, block)
+    let pieces = try rows(spec, block, chunks: chunks)
+    #expect(whole.count == pieces.count && whole.count > 100)
+    for (a, b) in zip(whole, pieces) {
+      #expect(a.0 == b.0 && a.1 == b.1 && a.2 == b.2)
+    }
+    let without = try rows(spec, makeTrace(seconds: 5, rate: 50) { 0.2 * sin($0) })
+    for (k, name) in spec.names.enumerated() {
+      let gyroscope = ["_gx_", "_gy_", "_gz_", "_gnorm_"].contains { name.contains($0) }
+      #expect(without.allSatisfy { gyroscope ? $0.2[k].isNaN : $0.2[k].isFinite }, "\(name)")
+    }
+  }
+
+  /// A constant axis has no variance, no band power and no crossing, exactly; a gap longer than
+  /// a second starts the averages afresh: the first row after it comes a width later, as in a
+  /// fresh trace, and is close to a fresh trace's.
+  @Test func constantAxesAndGaps() throws {
+    let spec = Self.spec()
+    let still = try rows(spec, makeTrace(seconds: 10, rate: 50) { _ in 0 })
+    for name in ["e4_x_variance", "e4_z_variance", "e4_z_band_2_4_hz", "e4_x_crossing_rate", "e1_z_energy"] {
+      let k = spec.names.firstIndex(of: name)!
+      #expect(still.allSatisfy { $0.2[k] == 0 }, "\(name)")
+    }
+    let motion: (Double) -> Double = { 0.3 * sin(9 * $0) }
+    var block = makeTrace(seconds: 5, rate: 50, shake: motion)
+    let later = makeTrace(seconds: 5, rate: 50, shake: motion)
+    block.append(contentsOf: SampleBlock(t: later.t.map { $0 + 20 }, x: later.x, y: later.y, z: later.z))
+    let joined = try rows(spec, block)
+    let fresh = try rows(spec, later)
+    #expect(!joined.contains { $0.0 < 10 && $0.1 > 10 })
+    let after = try #require(joined.firstIndex { $0.0 >= 20 })
+    #expect(abs(joined[after].0 - 20) < 1e-9 && abs(fresh[0].0) < 1e-9)
+    // The averages start afresh; gravity carries on, which moves the user acceleration a little.
+    let k = spec.names.firstIndex(of: "e4_x_variance")!
+    #expect(abs(joined[after].2[k] - fresh[0].2[k]) < 0.05 * fresh[0].2[k])
+  }
+
+  /// `kind` is written only for exponential features; a specification without it is windows;
+  /// an unknown kind or a band at the filter's Nyquist limit is refused.
+  @Test func theKindInJSON() throws {
+    let spec = Self.spec()
+    #expect(spec.json.contains("\"kind\": \"exponential\""))
+    #expect(!FeatureSpec().json.contains("\"kind\""))
+    let back = try FeatureSpec(
+      json: try JSONValue.parse(Array(spec.json.utf8), file: "d.json"), file: "d.json")
+    #expect(back == spec)
+    #expect(spec.names.first == "e1_x_mean" && spec.names.last == "e4_principal_g")
+    let unknown = spec.json.replacingOccurrences(of: "\"exponential\"", with: "\"fourier\"")
+    #expect(throws: AccelError.self) {
+      try FeatureSpec(json: try JSONValue.parse(Array(unknown.utf8), file: "d.json"), file: "d.json")
+    }
+    var nyquist = spec
+    nyquist.bands = [FeatureSpec.FrequencyBand(8, 25)]
+    #expect(throws: AccelError.self) { try nyquist.validate() }
+    nyquist.kind = .windows
+    try nyquist.validate()
+  }
+}
