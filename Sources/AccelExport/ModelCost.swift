@@ -46,12 +46,12 @@ public enum ModelCost {
   }
 
   /// The bytes of flash of a model with `nodes` tree nodes in all and features of `kind`.
-  public static func flash(nodes: Int, kind: FeatureSpec.Kind = .windows) -> Int {
+  public static func flash(nodes: Int, kind: FeatureSpec.Kind) -> Int {
     base(kind) + Int((Double(nodes) * flashPerNode).rounded(.up))
   }
 
   /// The most tree nodes that fit `flash` bytes with features of `kind`.
-  public static func nodes(fitting flash: Int, kind: FeatureSpec.Kind = .windows) -> Int {
+  public static func nodes(fitting flash: Int, kind: FeatureSpec.Kind) -> Int {
     max(0, Int((Double(flash - base(kind)) / flashPerNode).rounded(.down)))
   }
 

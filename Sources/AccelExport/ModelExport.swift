@@ -70,10 +70,10 @@ extension ModelDetector: CExportable {
         ("HOP", .integer(spec.hopSamples), "grid samples between rows"),
         ("BANDS", .integer(bandCount), "frequency bands per signal"),
         ("FEATURES", .integer(spec.names.count), "features per row"),
-        ("TRANSFORM", .integer(transform), "the longest window's transform (zero-padded)"),
         ("LABELS", .integer(labels), "labels, one classifier each"),
         ("QUEUE", .integer(queue), "events one push can end (after an interval of MAX_GAP_S)"),
-      ],
+      ]
+        + (windowed ? [("TRANSFORM", .integer(transform), "the longest window's transform (zero-padded)")] : []),
       types: Self.types + "\n" + tables,
       state: Self.state(windowed: windowed),
       initialize: Self.initialize(windowed: windowed),
@@ -840,7 +840,6 @@ extension ModelDetector: CExportable {
                                               ak_detector_real ay, ak_detector_real az, ak_detector_real gx,
                                               ak_detector_real gy, ak_detector_real gz) {
       ak_detector_real ux, uy, uz, gn, norm, vert, horiz, values[10];
-      \(windowed ? "int sig, known = s->filled >= 2, position = s->head;" : "")
       if (!s->gravity_started) {
         s->g1[0] = s->g2[0] = ax;
         s->g1[1] = s->g2[1] = ay;
@@ -936,31 +935,35 @@ extension ModelDetector: CExportable {
     """
   }
 
-  /// The window kind's grid step: the signals into the rings, with their peak flags and sides.
+  /// The window kind's grid step, a block of its own: the signals into the rings, with their peak
+  /// flags and sides.
   static let windowStore = """
-      for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
-        int at = position + AK_DETECTOR_CAPACITY;
-        s->ring[sig][position] = s->ring[sig][at] = values[sig];
-        /* The sample before this one is now known to be a local maximum or not. */
-        s->peaks[sig][at] = s->peaks[sig][position] = 0;
-        if (known) {
-          ak_detector_real v = s->ring[sig][at - 1];
-          unsigned char peak = v > s->ring[sig][at - 2] && v >= s->ring[sig][at] ? 1 : 0;
-          s->peaks[sig][at - 1] = peak;
-          s->peaks[sig][position >= 1 ? at - 1 - AK_DETECTOR_CAPACITY : at - 1 + AK_DETECTOR_CAPACITY] = peak;
-        }
-        if (ak_detector_signed[sig]) {
-          ak_detector_real v = values[sig];
-          int side = (v > AK_DETECTOR_HYSTERESIS ? 1 : 0) - (v < -AK_DETECTOR_HYSTERESIS ? 1 : 0);
-          if (side != 0) {
-            if (side == -s->last_side[sig]) s->turn_count[sig] += 1;
-            s->last_side[sig] = side;
+    {
+        int sig, known = s->filled >= 2, position = s->head;
+        for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+          int at = position + AK_DETECTOR_CAPACITY;
+          s->ring[sig][position] = s->ring[sig][at] = values[sig];
+          /* The sample before this one is now known to be a local maximum or not. */
+          s->peaks[sig][at] = s->peaks[sig][position] = 0;
+          if (known) {
+            ak_detector_real v = s->ring[sig][at - 1];
+            unsigned char peak = v > s->ring[sig][at - 2] && v >= s->ring[sig][at] ? 1 : 0;
+            s->peaks[sig][at - 1] = peak;
+            s->peaks[sig][position >= 1 ? at - 1 - AK_DETECTOR_CAPACITY : at - 1 + AK_DETECTOR_CAPACITY] = peak;
           }
-          s->sides[sig][position] = s->sides[sig][at] = (signed char)side;
-          s->turns[sig][position] = s->turns[sig][at] = (ak_detector_turns)s->turn_count[sig];
+          if (ak_detector_signed[sig]) {
+            ak_detector_real v = values[sig];
+            int side = (v > AK_DETECTOR_HYSTERESIS ? 1 : 0) - (v < -AK_DETECTOR_HYSTERESIS ? 1 : 0);
+            if (side != 0) {
+              if (side == -s->last_side[sig]) s->turn_count[sig] += 1;
+              s->last_side[sig] = side;
+            }
+            s->sides[sig][position] = s->sides[sig][at] = (signed char)side;
+            s->turns[sig][position] = s->turns[sig][at] = (ak_detector_turns)s->turn_count[sig];
+          }
         }
+        s->head = (s->head + 1) % AK_DETECTOR_CAPACITY;
       }
-      s->head = (s->head + 1) % AK_DETECTOR_CAPACITY;
     """
 
   /// Every tree as a function of the row's features in single precision, and each label's margin.

@@ -102,7 +102,7 @@ struct ExponentialFeatures {
     rate = spec.rateHz
     filters = spec.bandFilters.flatMap { [$0.b0, $0.b1, $0.b2, $0.a1, $0.a2] }
     perWidth = signals * widths
-    state = []
+    state = []  // the offsets read the stored properties: set them all first
     state = [Double](repeating: 0, count: previousAt + signals)
   }
 

@@ -112,7 +112,7 @@ public struct FeatureExtractor {
   /// window and the current segment's length): what the last row was computed from while no
   /// grid sample has come since.
   func recent(signal s: Int, count n: Int) -> [Double] {
-    precondition(n <= filled)
+    precondition(exponential == nil && n <= filled, "exponential features keep no window")
     let first = s * 2 * capacity + head + capacity - n
     return Array(ring[first..<(first + n)])
   }
@@ -206,8 +206,8 @@ public struct FeatureExtractor {
       horiz = max(0, norm * norm - vert * vert).squareRoot()
     }
     if exponential != nil {
-      let gn = (gx * gx + gy * gy + gz * gz).squareRoot()
-      let values = (ux, uy, uz, norm, vert, horiz, gx, gy, gz, gn)
+      let gyroNorm = (gx * gx + gy * gy + gz * gz).squareRoot()
+      let values = (ux, uy, uz, norm, vert, horiz, gx, gy, gz, gyroNorm)
       withUnsafeBytes(of: values) { raw in
         exponential!.update(
           UnsafeBufferPointer(

@@ -70,6 +70,12 @@ public struct FeatureSpec: Equatable, Sendable {
     "skewness",
   ]
 
+  /// The widths as messages name them: "windows of 1, 4 s" or "exponential widths of 1, 4 s".
+  public var widthsPhrase: String {
+    (kind == .windows ? "windows" : "exponential widths") + " of "
+      + widthsSeconds.map(formatNumber).joined(separator: ", ") + " s"
+  }
+
   /// The window's name in feature names: `w1` for 1 s, `w0.5` for half a second (`e1`, `e0.5` for
   /// exponential averages).
   public func windowName(_ width: Double) -> String { (kind == .windows ? "w" : "e") + formatNumber(width) }

@@ -45,7 +45,7 @@ public struct DeviceBudget: Equatable, Sendable {
       guard let spec = candidates.first(where: { ModelCost.ram(spec: $0) <= ram }) else {
         let smallest = candidates.min { ModelCost.ram(spec: $0) < ModelCost.ram(spec: $1) } ?? settings.spec
         throw AccelError.usage(
-          "no feature set fits \(ram) bytes of RAM: the smallest tried (\(smallest.kind == .windows ? "windows" : "exponential widths") of \(smallest.widthsSeconds.map(formatNumber).joined(separator: ", ")) s on a \(formatNumber(smallest.rateHz)) Hz grid) needs about \(ModelCost.ram(spec: smallest))",
+          "no feature set fits \(ram) bytes of RAM: the smallest tried (\(smallest.widthsPhrase) on a \(formatNumber(smallest.rateHz)) Hz grid) needs about \(ModelCost.ram(spec: smallest))",
           hint:
             "a model's state holds its window of every signal; give more RAM, or use a rule (accelkit export --rule swing needs 364 bytes)"
         )

@@ -127,7 +127,7 @@ public enum ModelDirectory {
       s.budget?.ram.map { "RAM <= \($0)" }, s.budget?.flash.map { "flash <= \($0)" },
     ].compactMap { $0 }.joined(separator: ", ")
     var text = "budget (\(limits) bytes on a Cortex-M4F in float): "
-    text += "a \(formatNumber(s.spec.rateHz)) Hz grid, \(s.spec.kind == .windows ? "windows" : "exponential widths") of \(s.spec.widthsSeconds.map(formatNumber).joined(separator: ", ")) s, "
+    text += "a \(formatNumber(s.spec.rateHz)) Hz grid, \(s.spec.widthsPhrase), "
     text += "bands \(s.spec.bands.map { "\(formatNumber($0.low))-\(formatNumber($0.high))" }.joined(separator: ", ")) Hz, "
     text += "\(s.rounds) trees of depth \(s.maxDepth) at a learning rate of \(cFormat("%.3g", s.learningRate)); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
     text += "(unbudgeted: \(free.ram) and \(free.flash); scripts/footprint measures an export)\n"

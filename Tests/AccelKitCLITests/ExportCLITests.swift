@@ -526,6 +526,7 @@ extension ExportCLITests {
       train.stdout.contains("budget (RAM <= 4096, flash <= 32768 bytes on a Cortex-M4F in float)"),
       "\(train.stdout)")
     #expect(train.stdout.contains("shake unbudgeted: f1 "), "\(train.stdout)")
+    #expect(train.stdout.contains(exponential ? "exponential widths of 1, 4 s" : "windows of "), "\(train.stdout)")
     let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
     let estimate = try #require(
       description.split(separator: "\n").first { $0.contains("\"budget\"") }.map { line in
