@@ -30,7 +30,9 @@ dropped and counted.
                table, clapping, doors) and falls F01-F08, young and elderly participants.
   assist       ASSIST-IoT-SRIPAS/multimodal-fall-detection-dataset (CC BY 4.0): slow and fast
                stairs with a tag on a belt (~125 Hz) and watches on both wrists (the `stairs` set;
-               the larger `lab` files are read when present).
+               the larger `lab` files are read when present). The watches (~10 Hz) record with
+               gravity removed (|a| near 0.13 g; accelkit warns on them); they are imported as
+               recorded.
   ipol         CyrilVoisard/ipol_dataset_1: healthy gait (stand, walk 10 m, turn, walk back) with
                an Xsens MTw at the lower back, 100 Hz.
 

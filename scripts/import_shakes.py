@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Imports public recordings of people shaking a device as accelkit datasets of real positives.
 
-    scripts/import_shakes.py SOURCE CHECKOUT OUT
+    scripts/import_shakes.py SOURCE CHECKOUT OUT [--context EVERYDAY/manifest.csv]
     accelkit evaluate OUT --rule swing          # recall and shaking time covered, per source
 
 SOURCE is one of the names below; CHECKOUT a checkout of its public repository (clone it
@@ -37,6 +37,26 @@ label shake.
                    end to end into two bouts of 20 s between rest windows, one event each; the
                    background, circle and up-down windows into traces of their own without events.
 
+  nodeconfeu       nearform/nodeconfeu-gesture-models (Apache-2.0): gestures of a Bangle.js watch
+                   worn on the left wrist (the NodeConf EU 2019 badge), data/PERSON-vN/*.txt, one
+                   clip a line, `NAME(n), x,y,z,...`: n samples (10-25) of 8-bit counts, 64 to a
+                   g (the watch's 8192 a g with 7 bits dropped; at rest |a| reads 62-67 counts),
+                   at the watch's default 12.5 Hz (its repository states neither; they are
+                   Bangle.js' defaults and fit the data). `waggle` (the wrist turned back and
+                   forth quickly; 188 distinct clips by two people) is the positive; clap, snap,
+                   swipes, up-up and random motion are hard negatives. The clips carry no rest,
+                   so each is spliced into 4 s of everyday wrist recording on either side, taken
+                   from --context (an accelkit dataset such as scripts/import_everyday.py's OUT;
+                   its wrist rows, falls left out), resampled to 12.5 Hz (each sample the mean of
+                   the readings within 40 ms), clip k into the context trace k * 7919 in name
+                   order (the next one of 8 s or more whose median |a| is within 0.8-1.25 g:
+                   some watches record gravity removed). The clip is turned so that its first
+                   quarter second points where the context's last quarter second before it
+                   points, and the context after it is shifted to continue from the clip's end
+                   (the shift fading out over half a second, as for rests below): gravity and
+                   attitude carry on through both joins. One trace per clip; a waggle is one
+                   event over the whole clip.
+
 MotionSense-ESP's windows are short, so they are placed into traces of the source's own rest: each trace is
 REST windows, then one shake window, then REST again, repeated; `fall` and `groundquack` windows
 are placed the same way into traces of their own, with no events (hard negatives: every detection
@@ -51,15 +71,19 @@ second, a shift that fades out linearly over its first half second, so that join
 a shake's end and a rest, adds no step to the gravity a detector tracks. The arrangement is fixed
 (files in name order, no randomness), so the same checkout gives the same files.
 """
+import csv
+import functools
+import glob
 import io
 import json
+import math
 import os
 import re
 import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from import_everyday import combine, run  # noqa: E402  (the shared OUT/manifest.csv, the command line)
+from import_everyday import combine, numbers, run  # noqa: E402  (the shared OUT/manifest.csv, the command line)
 
 G = 9.80665
 REST = 4  # rest windows between two shakes
@@ -370,10 +394,164 @@ def unitn(root, w):
             w.trace(f"{label}-{n + 1:03d}", UNITN_RATE, pieces, "hand", activity)
 
 
-SOURCES = {"motionsense-esp": motionsense_esp, "openuat": openuat, "unitn": unitn}
+# -- nodeconfeu ---------------------------------------------------------------------------------
+
+NODECONFEU_RATE = 12.5  # Bangle.js' default accelerometer poll, 80 ms
+NODECONFEU_COUNTS = 64.0  # counts per g: the watch's 8192 per g, 7 bits dropped to fit an Int8
+NODECONFEU_CONTEXT = 4.0  # seconds of everyday wrist recording on either side of a clip
+NODECONFEU_ACTIVITIES = {
+    "waggle": "waggle", "clap2": "clap", "snap": "snap", "swipeleft": "swipe", "swiperight": "swipe",
+    "swipeup": "swipe", "upup": "up-up", "random": "random"}
+NODECONFEU_STRIDE = 7919  # clip k takes context trace k * STRIDE (mod their number): spread over sources
+
+
+def nodeconfeu_clips(root):
+    """data/PERSON-vN/*.txt: lines `NAME(n), x,y,z,...` of n samples (counts); the activity from
+    the name (a misspelt `swiipe` or `swipelieft` too), the person from the folder. Identical lines
+    (a clip written twice) are kept once; other lines (a `>` prompt, blanks, gordon-v1's CSV of
+    another layout) are skipped."""
+    pattern = re.compile(r"^([A-Za-z0-9]+)\(([0-9]+)\),(.*)$")
+    clips, seen = [], set()
+    for path in sorted(glob.glob(os.path.join(root, "data", "*", "*.txt"))):
+        person = os.path.basename(os.path.dirname(path)).split("-")[0]
+        with open(path, errors="replace") as f:
+            for line in f:
+                match = pattern.match(line.strip())
+                if not match or line.strip() in seen:
+                    continue
+                name = re.sub(r"i+", "i", match.group(1).lower()).replace("lieft", "left")
+                activity = NODECONFEU_ACTIVITIES.get(name)
+                try:
+                    counts = [int(v) for v in match.group(3).split(",")]
+                except ValueError:
+                    continue
+                n = int(match.group(2))
+                if activity is None or n < 2 or len(counts) != 3 * n:
+                    continue
+                seen.add(line.strip())
+                samples = [tuple(c / NODECONFEU_COUNTS for c in counts[3 * i:3 * i + 3]) for i in range(n)]
+                clips.append((person, activity, samples))
+    return clips
+
+
+def context_traces(dataset, position):
+    """The manifest rows of an accelkit dataset (scripts/import_everyday.py's OUT) at `position`,
+    falls' sources left out, as paths in name order."""
+    folder = os.path.dirname(os.path.abspath(dataset))
+    with open(dataset) as f:
+        rows = list(csv.DictReader(f))
+    return sorted(os.path.join(folder, r["trace"]) for r in rows
+                  if r.get("position") == position and not r.get("source", "").endswith("-falls"))
+
+
+def resampled(path, rate, start, seconds):
+    """`seconds` of a t,x,y,z trace from `start`, on a grid of `rate` Hz: each grid sample the mean
+    of the readings within half a grid step of it (the nearest reading where none is); None when
+    the trace is shorter."""
+    times, values = [], []
+    with open(path) as f:
+        reader = csv.reader(f)
+        next(reader, None)
+        for row in reader:
+            v = numbers(row[:4])
+            if v and all(math.isfinite(x) for x in v):
+                times.append(v[0])
+                values.append(tuple(v[1:4]))
+    if not times or times[-1] - times[0] < start + seconds:
+        return None
+    out, k = [], 0
+    half = 0.5 / rate
+    for i in range(round(seconds * rate)):
+        t = times[0] + start + i / rate
+        while k < len(times) and times[k] < t - half:
+            k += 1
+        j, total = k, [0.0, 0.0, 0.0]
+        while j < len(times) and times[j] < t + half:
+            total = [a + b for a, b in zip(total, values[j])]
+            j += 1
+        if j > k:
+            out.append(tuple(a / (j - k) for a in total))
+        else:
+            out.append(values[min(k, len(values) - 1)])
+    return out
+
+
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def rotation(a, b):
+    """The rotation matrix turning the direction of vector a into that of b (Rodrigues)."""
+    na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(x * x for x in b))
+    if na == 0 or nb == 0:
+        return ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    u, v = [x / na for x in a], [x / nb for x in b]
+    axis = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    c = sum(x * y for x, y in zip(u, v))
+    if c < -1 + 1e-12:  # opposite: half a turn about any axis across u
+        p = (1, 0, 0) if abs(u[0]) < 0.9 else (0, 1, 0)
+        axis = (u[1] * p[2] - u[2] * p[1], u[2] * p[0] - u[0] * p[2], u[0] * p[1] - u[1] * p[0])
+        n = math.sqrt(sum(x * x for x in axis))
+        k = [x / n for x in axis]
+        return tuple(tuple(2 * k[i] * k[j] - (1 if i == j else 0) for j in range(3)) for i in range(3))
+    x, y, z = axis
+    m = ((0, -z, y), (z, 0, -x), (-y, x, 0))
+    m2 = [[sum(m[i][r] * m[r][j] for r in range(3)) for j in range(3)] for i in range(3)]
+    f = 1 / (1 + c)
+    return tuple(tuple((1 if i == j else 0) + m[i][j] + f * m2[i][j] for j in range(3)) for i in range(3))
+
+
+def spliced(before, clip, after, rate, is_shake):
+    """Pieces for join(): the clip turned so that its first quarter second's mean direction is
+    that of the context's last quarter second before it (the wearer's attitude carries on into
+    the gesture); join() then shifts what follows to continue from the clip's end."""
+    quarter = max(1, round(0.25 * rate))
+    mean = lambda samples: [sum(v[k] for v in samples) / len(samples) for k in range(3)]  # noqa: E731
+    r = rotation(mean(clip[:quarter]), mean(before[-quarter:]))
+    turned = [tuple(sum(r[i][j] * v[j] for j in range(3)) for i in range(3)) for v in clip]
+    return [(before, False), (turned, is_shake), (after, False)]
+
+
+def nodeconfeu(root, w, context=None):
+    """Each clip spliced into NODECONFEU_CONTEXT seconds of everyday wrist recording on either
+    side (--context DATASET, resampled to the watch's rate), one trace per clip; waggles are
+    events, the other gestures hard negatives without events."""
+    if not context:
+        sys.exit("nodeconfeu's clips are spliced into everyday wrist recordings: give "
+                 "--context DATASET/manifest.csv (scripts/import_everyday.py's OUT)")
+    traces = context_traces(context, "wrist")
+    if not traces:
+        sys.exit(f"{context}: no wrist recordings to splice nodeconfeu's clips into")
+    rate, side = NODECONFEU_RATE, round(NODECONFEU_CONTEXT * NODECONFEU_RATE)
+    numbered = {}
+    for k, (person, activity, clip) in enumerate(nodeconfeu_clips(root)):
+        piece = None
+        for attempt in range(len(traces)):  # the next trace long enough
+            index = (k * NODECONFEU_STRIDE + attempt) % len(traces)
+            piece = resampled(traces[index], rate, 0.0, 2 * NODECONFEU_CONTEXT)
+            if piece and 0.8 <= median([math.sqrt(sum(x * x for x in v)) for v in piece]) <= 1.25:
+                break  # long enough, and gravity in it (not a linear acceleration in g)
+            piece = None
+        if not piece:
+            sys.exit(f"{context}: no wrist recording of {2 * NODECONFEU_CONTEXT:g} s or more")
+        n = numbered[(person, activity)] = numbered.get((person, activity), 0) + 1
+        pieces = spliced(piece[:side], clip, piece[side:], rate, activity == "waggle")
+        w.trace(f"{person}-{activity}-{n:03d}", rate, pieces, "wrist", activity)
+
+
+SOURCES = {"motionsense-esp": motionsense_esp, "openuat": openuat, "unitn": unitn, "nodeconfeu": nodeconfeu}
 
 
 def main():
+    """run(), with --context DATASET taken out of the arguments first (for nodeconfeu)."""
+    if "--context" in sys.argv:
+        i = sys.argv.index("--context")
+        if i + 1 >= len(sys.argv):
+            sys.exit(__doc__)
+        context = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+        SOURCES["nodeconfeu"] = functools.partial(nodeconfeu, context=context)
     run(SOURCES, Writer, __doc__)
 
 

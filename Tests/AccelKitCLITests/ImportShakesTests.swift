@@ -9,11 +9,13 @@ import Testing
 @Suite struct ImportShakesTests {
   /// Runs `maker` (Python that writes a checkout in the source's format into its first
   /// argument) into ROOT/checkout, then scripts/import_shakes.py SOURCE on it into `out`.
-  static func importing(_ source: String, maker: String, root: String, out: String) throws -> CLIResult {
+  static func importing(_ source: String, maker: String, root: String, out: String, options: String = "") throws
+    -> CLIResult
+  {
     let python = try #require(Tools.path("python3"), Comment(rawValue: Tools.missing("python3", package: "python3")))
     try #require(try accelkit([], shell: "'\(python)' - '\(root)/checkout' <<'EOF'\n\(maker)\nEOF").status == 0)
-    return try accelkit(
-      [], shell: "'\(python)' '\(Paths.packageRoot)/scripts/import_shakes.py' \(source) '\(root)/checkout' '\(out)'")
+    let script = "'\(Paths.packageRoot)/scripts/import_shakes.py'"
+    return try accelkit([], shell: "'\(python)' \(script) \(source) '\(root)/checkout' '\(out)' \(options)")
   }
 
   @Test func motionSenseESPWindowsBecomeTracesWithEvents() throws {
@@ -179,6 +181,83 @@ import Testing
     #expect(rows.count == 4 * 50 + 1000 + 4 * 50)
     #expect(abs(rows[1][0] - 0.02) < 1e-9)
     #expect(abs(rows[0][3] + 0.98) < 1e-9 && abs(rows[0][1] + 0.01) < 1e-9, "Apple's convention: \(rows[0])")
+    let r = try accelkit(["evaluate", out, "--rule", "swing", "--format", "csv"])
+    #expect(r.status == 0, "\(r.stderr)")
+  }
+
+  /// nodeconfeu's clips in their exact format (`NAME(n), x,y,z,...`, 64 counts a g, 12.5 Hz),
+  /// spliced into an everyday dataset's wrist recordings: which lines and which context traces
+  /// are used, the resampling, the turn that carries the wearer's attitude into the clip (worked
+  /// by hand), the shift that carries the clip's end into what follows, and the events.
+  @Test func nodeconfeuClipsAreSplicedIntoEverydayWristRecordings() throws {
+    let root = Paths.temporaryDirectory()
+    let out = root + "/out"
+    // Clips of 4 samples: three at rest along -z, then one along +x. Context: a wrist trace at
+    // 50 Hz pointing (0.6, 0, -0.8) for 12 s; before it in name order a wrist trace with gravity
+    // removed, a short one, a fall's and a hip trace, none of which may be used.
+    let maker = """
+      import os, sys
+      root = sys.argv[1]
+      def clips(folder, name, lines):
+          os.makedirs(os.path.join(root, 'data', folder), exist_ok=True)
+          with open(os.path.join(root, 'data', folder, name), 'w') as f:
+              f.write('\\n'.join(lines) + '\\n')
+      clip = '0,0,-64,0,0,-64,0,0,-64,64,0,0'
+      clips('ann-v2', 'wraggle.txt', [f'waggle(4), {clip}', f'waggle(4), {clip}', '>', '', 'waggle(5), 1,2,3',
+          'waggle(4), 0,0,-64,0,0,-64,0,0,-64,0,64,0'])
+      clips('ann-v2', 'clap2.txt', [f'clap2(4), {clip}'])
+      clips('bob-v1', 'snap.txt', [f'Snap(4), {clip}', f'wave(4), {clip}'])
+      everyday = os.path.join(root, '..', 'everyday')
+      os.makedirs(everyday, exist_ok=True)
+      def trace(name, seconds, sample):
+          with open(os.path.join(everyday, name), 'w') as f:
+              f.write('t,x,y,z\\n')
+              for i in range(int(seconds * 50)):
+                  f.write('%.6f,%.6f,%.6f,%.6f\\n' % ((i / 50,) + sample))
+      trace('a-linear.csv', 12, (0.1, 0.0, 0.0))
+      trace('b-short.csv', 5, (0.0, 0.0, -1.0))
+      trace('c-fall.csv', 12, (0.0, 0.0, -1.0))
+      trace('d-hip.csv', 12, (0.0, 0.0, -1.0))
+      trace('e-wrist.csv', 12, (0.6, 0.0, -0.8))
+      with open(os.path.join(everyday, 'none.events.csv'), 'w') as f:
+          f.write('start,end,label\\n')
+      with open(os.path.join(everyday, 'manifest.csv'), 'w') as f:
+          f.write('trace,events,source,position,activity\\n')
+          for name, source, position in (('a-linear', 'a', 'wrist'), ('b-short', 'a', 'wrist'),
+                  ('c-fall', 'a-falls', 'wrist'), ('d-hip', 'a', 'hip'), ('e-wrist', 'a', 'wrist')):
+              f.write(f'{name}.csv,none.events.csv,{source},{position},walking\\n')
+      """
+    let missing = try Self.importing("nodeconfeu", maker: maker, root: root, out: out)
+    #expect(missing.status != 0 && missing.stderr.contains("--context"), "\(missing.stderr)")
+    let run = try Self.importing(
+      "nodeconfeu", maker: maker, root: root, out: out, options: "--context '\(root)/everyday/manifest.csv'")
+    #expect(run.status == 0, "\(run.stderr)")
+    let words = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.contains("nodeconfeu waggle 2 traces 2 shakes"), "one of three waggles is a repeat: \(run.stdout)")
+    #expect(words.contains("nodeconfeu clap 1 traces 0 shakes"), "\(run.stdout)")
+    #expect(words.contains("nodeconfeu snap 1 traces 0 shakes"), "\(run.stdout)")
+    let manifest = String(decoding: readFile(out + "/manifest.csv") ?? [], as: UTF8.self)
+    #expect(
+      manifest.contains("nodeconfeu/ann-waggle-001.csv,nodeconfeu/ann-waggle-001.events.csv,nodeconfeu,wrist,waggle"))
+    #expect(manifest.contains("nodeconfeu/bob-snap-001.csv,nodeconfeu/bob-snap-001.events.csv,nodeconfeu,wrist,snap"))
+    func table(_ name: String) -> [[Double]] {
+      String(decoding: readFile(out + "/nodeconfeu/" + name) ?? [], as: UTF8.self)
+        .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    }
+    // 4 s of context (50 samples at 12.5 Hz), the clip's 4 samples (one event), 4 s of context.
+    #expect(table("ann-waggle-001.events.csv") == [[4, 4.24]], "\(table("ann-waggle-001.events.csv"))")
+    #expect(table("bob-snap-001.events.csv").isEmpty)
+    let rows = table("ann-waggle-001.csv")
+    #expect(rows.count == 104 && abs(rows[1][0] - 0.08) < 1e-9, "\(rows.count)")
+    func near(_ row: [Double], _ xyz: [Double]) -> Bool { zip(row.dropFirst(), xyz).allSatisfy { abs($0 - $1) < 1e-5 } }
+    // The context used is the one wrist trace with gravity in it; the clip's rest is turned onto
+    // its direction, a turn about y by asin(0.6) that takes +x to (0.8, 0, 0.6).
+    #expect(near(rows[0], [0.6, 0, -0.8]) && near(rows[49], [0.6, 0, -0.8]), "\(rows[0])")
+    #expect(near(rows[50], [0.6, 0, -0.8]) && near(rows[52], [0.6, 0, -0.8]), "\(rows[50])")
+    #expect(near(rows[53], [0.8, 0, 0.6]), "\(rows[53])")
+    // What follows starts at the mean of the clip's last quarter second (3 samples).
+    #expect(near(rows[54], [2.0 / 3, 0, -1.0 / 3]), "\(rows[54])")
+    #expect(near(rows[103], [0.6, 0, -0.8]), "\(rows[103])")
     let r = try accelkit(["evaluate", out, "--rule", "swing", "--format", "csv"])
     #expect(r.status == 0, "\(r.stderr)")
   }
