@@ -261,4 +261,63 @@ import Testing
     let r = try accelkit(["evaluate", out, "--rule", "swing", "--format", "csv"])
     #expect(r.status == 0, "\(r.stderr)")
   }
+
+  /// scripts/augment_positives.py: five copies of each chosen row, turned (worked by hand), on
+  /// their own rates (a box mean falling, linear interpolation rising, a gap kept), clipped
+  /// where the table says, with the original's events, source, position and activity.
+  @Test func augmentedCopiesAreTurnedResampledAndKeepTheirSource() throws {
+    let python = try #require(Tools.path("python3"), Comment(rawValue: Tools.missing("python3", package: "python3")))
+    let root = Paths.temporaryDirectory()
+    // square: 100 Hz, x alternating +-1 each reading (50 Hz) on -1 g along z, 3 g on x for
+    // 1.0-1.3 s; ramp: 10 Hz, x = t, with no reading between 1 s and 3 s; rest: not chosen.
+    let maker = """
+      import os, sys
+      d = sys.argv[1]
+      os.makedirs(d, exist_ok=True)
+      def write(name, rows):
+          with open(os.path.join(d, name + '.csv'), 'w') as f:
+              f.write('t,x,y,z\\n' + ''.join('%.6f,%.6f,0,-1\\n' % r for r in rows))
+          with open(os.path.join(d, name + '.events.csv'), 'w') as f:
+              f.write('start,end,label\\n0.5,1.5,shake\\n')
+      write('square', [(i / 100, 3.0 if 100 <= i < 130 else (1.0 if i % 2 else -1.0)) for i in range(200)])
+      write('ramp', [(i / 10, i / 10) for i in list(range(11)) + list(range(30, 41))])
+      write('rest', [(i / 10, 0.0) for i in range(20)])
+      with open(os.path.join(d, 'manifest.csv'), 'w') as f:
+          f.write('trace,events,source,position,activity\\nsquare.csv,square.events.csv,s,hand,shake\\n'
+              'ramp.csv,ramp.events.csv,s,wrist,sustained\\nrest.csv,rest.events.csv,s,hand,rest\\n')
+      """
+    try #require(try accelkit([], shell: "'\(python)' - '\(root)/in' <<'EOF'\n\(maker)\nEOF").status == 0)
+    let run = try accelkit(
+      [],
+      shell: "'\(python)' '\(Paths.packageRoot)/scripts/augment_positives.py' '\(root)/in/manifest.csv' '\(root)/out' "
+        + "--activity shake --activity sustained")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("2 traces, 10 copies"), "\(run.stdout)")
+    let manifest = String(decoding: readFile(root + "/out/manifest.csv") ?? [], as: UTF8.self)
+    #expect(manifest.split(separator: "\n").count == 11 && !manifest.contains("rest"), "\(manifest)")
+    #expect(manifest.contains("square-t1.csv,square-t1.events.csv,s,hand,shake\n"), "\(manifest)")
+    #expect(manifest.contains("ramp-t5.csv,ramp-t5.events.csv,s,wrist,sustained\n"), "\(manifest)")
+    #expect(readFile(root + "/out/ramp-t3.events.csv") == readFile(root + "/in/ramp.events.csv"))
+    func table(_ name: String) -> [[Double]] {
+      String(decoding: readFile(root + "/out/" + name) ?? [], as: UTF8.self)
+        .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    }
+    // t1: 25 Hz, 90 degrees about x, which takes (x, y, z) to (x, -z, y). Every 25 Hz sample
+    // averages the 50 Hz alternation away (a reading picked would be +-1); the 3 g stays.
+    let t1 = table("square-t1.csv")
+    #expect(t1.count == 50 && abs(t1[1][0] - 0.04) < 1e-9, "\(t1.count)")
+    let quiet = t1.filter { $0[0] < 0.97 || $0[0] > 1.33 }
+    #expect(quiet.allSatisfy { abs($0[1]) <= 0.34 && abs($0[2] - 1) < 1e-9 && abs($0[3]) < 1e-9 }, "\(quiet)")
+    #expect(abs(t1[28][1] - 3) < 1e-9 && abs(t1[28][2] - 1) < 1e-9, "\(t1[28])")
+    // t2: 50 Hz, 90 degrees about y, (x, y, z) to (z, y, -x), clipped at 2 g: the 3 g reads -2.
+    let t2 = table("square-t2.csv")
+    #expect(t2.count == 100 && abs(t2[56][1] + 1) < 1e-9 && abs(t2[56][3] + 2) < 1e-9, "\(t2[56])")
+    // The ramp at 50 Hz: exact where interpolated (x = t, so z = -t, clipped at -2 g), and nothing
+    // in the gap.
+    let ramp = table("ramp-t2.csv")
+    #expect(ramp.allSatisfy { abs($0[3] - max(-2, -$0[0])) < 1e-6 && abs($0[1] + 1) < 1e-9 }, "\(ramp)")
+    let steps = zip(ramp.dropFirst(), ramp).map { $0[0] - $1[0] }
+    #expect(steps.filter { $0 > 1.9 }.count == 1 && steps.filter { $0 <= 1.9 }.allSatisfy { abs($0 - 0.02) < 1e-6 })
+    #expect(ramp.count == 51 + 51, "\(ramp.count)")
+  }
 }
