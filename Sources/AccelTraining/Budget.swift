@@ -35,8 +35,9 @@ public struct DeviceBudget: Equatable, Sendable {
   /// The features, tree depth and rounds of `settings` made to fit: the features as given if they
   /// fit the RAM, else the richest that do (grids of 25, 20, 16 and 12.5 Hz, at most the one
   /// given, and one window of 2, 1.5 or 1 s, in that order, the bands cut at half the grid's
-  /// rate); then as many trees of the given depth as the flash holds, a shallower depth when that
-  /// leaves fewer than 30, with the learning rate raised as the rounds fall (at most 0.5). Throws
+  /// rate); then as many trees of the given depth as the flash holds, a shallower depth while that
+  /// leaves fewer than 60 (down to depth 3; below it, while fewer than 30), with the learning rate
+  /// raised as the rounds fall (at most 0.5). Throws
   /// when nothing fits, saying what the smallest needs.
   public func fitting(_ settings: TrainingSettings) throws -> TrainingSettings {
     var fitted = settings
@@ -56,7 +57,13 @@ public struct DeviceBudget: Equatable, Sendable {
       let nodes = ModelCost.nodes(fitting: flash, kind: fitted.spec.kind)
       var depth = settings.maxDepth
       func perTree(_ d: Int) -> Int { (1 << (d + 1)) - 1 }
-      while depth > 1 && nodes / perTree(depth) < min(settings.rounds, 30) { depth -= 1 }
+      // In the same flash, more and shallower trees hold out better (docs/LEARNING.md): 79 of
+      // depth 4 beat 39 of depth 5, though no deeper cut pays below depth 3.
+      func tooFew(_ d: Int) -> Bool {
+        let trees = nodes / perTree(d)
+        return trees < min(settings.rounds, 30) || (d > 3 && trees < min(settings.rounds, 60))
+      }
+      while depth > 1 && tooFew(depth) { depth -= 1 }
       let rounds = min(settings.rounds, nodes / perTree(depth))
       guard rounds >= 1 else {
         throw AccelError.usage(

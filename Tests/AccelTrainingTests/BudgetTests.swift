@@ -16,14 +16,23 @@ import Testing
     }
   }
 
-  /// The flash sets the trees: at 48 KiB and depth 5 (63 nodes a tree at most), (49152 - 11000) /
-  /// 15.5 = 2461 nodes hold 39 trees; the learning rate grows as the rounds fall (150 x 0.1 / 39),
-  /// and is left alone when nothing is cut.
+  /// The flash sets the trees: at 48 KiB, (49152 - 11000) / 15.5 = 2461 nodes hold 39 trees of
+  /// depth 5 (63 nodes a tree at most), fewer than 60, so 79 of depth 4 (31 nodes); the learning
+  /// rate grows as the rounds fall (150 x 0.1 / 79), and is left alone when nothing is cut.
   @Test func fewerRoundsLearnFaster() throws {
     let settings = TrainingSettings(labels: ["shake"])
     let fitted = try DeviceBudget(flash: 49152).fitting(settings)
-    #expect(fitted.rounds == 39 && fitted.maxDepth == 5)
-    #expect(abs(fitted.learningRate - 0.1 * 150 / 39) < 1e-12)
+    #expect(fitted.rounds == 79 && fitted.maxDepth == 4)
+    #expect(abs(fitted.learningRate - 0.1 * 150 / 79) < 1e-12)
+    // Asked for 40 rounds: 39 of depth 5 fall short, all 40 fit at depth 4, at the rate given.
+    var few = settings
+    few.rounds = 40
+    let kept = try DeviceBudget(flash: 49152).fitting(few)
+    #expect(kept.rounds == 40 && kept.maxDepth == 4 && kept.learningRate == 0.1)
+    // 24000 bytes: 838 nodes; 27 trees of depth 4 are too few, 55 of depth 3 are kept (depth 3
+    // needs only 30).
+    let middle = try DeviceBudget(flash: 24000).fitting(settings)
+    #expect(middle.maxDepth == 3 && middle.rounds == 55)
     // 16000 bytes: 322 nodes, too few for 30 trees until depth 2 (46 trees).
     let small = try DeviceBudget(flash: 16000).fitting(settings)
     #expect(small.maxDepth == 2 && small.rounds == 46 && abs(small.learningRate - 15.0 / 46) < 1e-12)
