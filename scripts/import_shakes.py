@@ -39,7 +39,7 @@ label shake.
 
   nodeconfeu       nearform/nodeconfeu-gesture-models (Apache-2.0): gestures of a Bangle.js watch
                    worn on the left wrist (the NodeConf EU 2019 badge), data/PERSON-vN/*.txt, one
-                   clip a line, `NAME(n), x,y,z,...`: n samples (10-25) of 8-bit counts, 64 to a
+                   clip a line, `NAME(n), x,y,z,...`: n samples (10-45) of 8-bit counts, 64 to a
                    g (the watch's 8192 a g with 7 bits dropped; at rest |a| reads 62-67 counts),
                    at the watch's default 12.5 Hz (its repository states neither; they are
                    Bangle.js' defaults and fit the data). `waggle` (the wrist turned back and
