@@ -47,9 +47,10 @@ label shake.
                    swipes, up-up and random motion are hard negatives. The clips carry no rest,
                    so each is spliced into 4 s of everyday wrist recording on either side, taken
                    from --context (an accelkit dataset such as scripts/import_everyday.py's OUT;
-                   its wrist rows, falls left out), resampled to 12.5 Hz (each sample the mean of
-                   the readings within 40 ms), clip k into the context trace k * 7919 in name
-                   order (the next one of 8 s or more whose median |a| is within 0.8-1.25 g:
+                   its wrist rows, falls left out), resampled to 12.5 Hz as
+                   scripts/augment_positives.py resamples (each sample the mean of the readings
+                   within 40 ms), clip k into the context trace k * 7919 in name order (the next
+                   one with 8 s and no gap at its start, whose median |a| is within 0.8-1.25 g:
                    some watches record gravity removed). The clip is turned so that its first
                    quarter second points where the context's last quarter second before it
                    points, and the context after it is shifted to continue from the clip's end
@@ -83,7 +84,8 @@ import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from import_everyday import combine, numbers, run  # noqa: E402  (the shared OUT/manifest.csv, the command line)
+from import_everyday import combine, run  # noqa: E402  (the shared OUT/manifest.csv, the command line)
+from augment_positives import read, resampled, turn  # noqa: E402  (traces read, put on a grid, turned)
 
 G = 9.80665
 REST = 4  # rest windows between two shakes
@@ -444,36 +446,23 @@ def context_traces(dataset, position):
                   if r.get("position") == position and not r.get("source", "").endswith("-falls"))
 
 
-def resampled(path, rate, start, seconds):
-    """`seconds` of a t,x,y,z trace from `start`, on a grid of `rate` Hz: each grid sample the mean
-    of the readings within half a grid step of it (the nearest reading where none is); None when
-    the trace is shorter."""
-    times, values = [], []
-    with open(path) as f:
-        reader = csv.reader(f)
-        next(reader, None)
-        for row in reader:
-            v = numbers(row[:4])
-            if v and all(math.isfinite(x) for x in v):
-                times.append(v[0])
-                values.append(tuple(v[1:4]))
-    if not times or times[-1] - times[0] < start + seconds:
+@functools.lru_cache(maxsize=None)
+def context_piece(path):
+    """The first 2 * NODECONFEU_CONTEXT seconds of a t,x,y,z trace on the watch's grid (the
+    copies' resampling, scripts/augment_positives.py), or None when the trace is shorter, has a
+    gap there, or holds no gravity (its median |a| outside 0.8-1.25 g: some watches record it
+    removed). Read once per trace, however many clips it takes."""
+    seconds, rate = 2 * NODECONFEU_CONTEXT, NODECONFEU_RATE
+    rows = read(path)
+    rows = [r for r in rows if r[0] <= rows[0][0] + seconds + 2] if rows else []
+    samples = resampled(rows, rate)
+    n = round(seconds * rate)
+    if len(samples) < n or samples[n - 1][0] - samples[0][0] > (n - 0.5) / rate:
         return None
-    out, k = [], 0
-    half = 0.5 / rate
-    for i in range(round(seconds * rate)):
-        t = times[0] + start + i / rate
-        while k < len(times) and times[k] < t - half:
-            k += 1
-        j, total = k, [0.0, 0.0, 0.0]
-        while j < len(times) and times[j] < t + half:
-            total = [a + b for a, b in zip(total, values[j])]
-            j += 1
-        if j > k:
-            out.append(tuple(a / (j - k) for a in total))
-        else:
-            out.append(values[min(k, len(values) - 1)])
-    return out
+    piece = [v for _, v in samples[:n]]
+    if not 0.8 <= median([math.sqrt(sum(x * x for x in v)) for v in piece]) <= 1.25:
+        return None
+    return piece
 
 
 def median(values):
@@ -482,24 +471,20 @@ def median(values):
 
 
 def rotation(a, b):
-    """The rotation matrix turning the direction of vector a into that of b (Rodrigues)."""
+    """The rotation turning the direction of vector a into that of b: about a x b by the angle
+    between them (half a turn about an axis across a when they are opposite)."""
     na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(x * x for x in b))
     if na == 0 or nb == 0:
-        return ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+        return turn((1, 0, 0), 0)
     u, v = [x / na for x in a], [x / nb for x in b]
     axis = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
-    c = sum(x * y for x, y in zip(u, v))
-    if c < -1 + 1e-12:  # opposite: half a turn about any axis across u
+    sine, cosine = math.sqrt(sum(x * x for x in axis)), sum(x * y for x, y in zip(u, v))
+    if sine < 1e-12:
+        if cosine > 0:
+            return turn((1, 0, 0), 0)
         p = (1, 0, 0) if abs(u[0]) < 0.9 else (0, 1, 0)
         axis = (u[1] * p[2] - u[2] * p[1], u[2] * p[0] - u[0] * p[2], u[0] * p[1] - u[1] * p[0])
-        n = math.sqrt(sum(x * x for x in axis))
-        k = [x / n for x in axis]
-        return tuple(tuple(2 * k[i] * k[j] - (1 if i == j else 0) for j in range(3)) for i in range(3))
-    x, y, z = axis
-    m = ((0, -z, y), (z, 0, -x), (-y, x, 0))
-    m2 = [[sum(m[i][r] * m[r][j] for r in range(3)) for j in range(3)] for i in range(3)]
-    f = 1 / (1 + c)
-    return tuple(tuple((1 if i == j else 0) + m[i][j] + f * m2[i][j] for j in range(3)) for i in range(3))
+    return turn(axis, math.degrees(math.atan2(sine, cosine)))
 
 
 def spliced(before, clip, after, rate, is_shake):
@@ -527,12 +512,10 @@ def nodeconfeu(root, w, context=None):
     numbered = {}
     for k, (person, activity, clip) in enumerate(nodeconfeu_clips(root)):
         piece = None
-        for attempt in range(len(traces)):  # the next trace long enough
-            index = (k * NODECONFEU_STRIDE + attempt) % len(traces)
-            piece = resampled(traces[index], rate, 0.0, 2 * NODECONFEU_CONTEXT)
-            if piece and 0.8 <= median([math.sqrt(sum(x * x for x in v)) for v in piece]) <= 1.25:
-                break  # long enough, and gravity in it (not a linear acceleration in g)
-            piece = None
+        for attempt in range(len(traces)):  # the next trace that serves
+            piece = context_piece(traces[(k * NODECONFEU_STRIDE + attempt) % len(traces)])
+            if piece:
+                break
         if not piece:
             sys.exit(f"{context}: no wrist recording of {2 * NODECONFEU_CONTEXT:g} s or more")
         n = numbered[(person, activity)] = numbered.get((person, activity), 0) + 1
