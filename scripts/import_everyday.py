@@ -24,7 +24,9 @@ dropped and counted.
   smartfallmm  txst-cs-smartfall/SmartFallMM-Dataset: ADLs (drinking, picking up, jacket, stepping
                up, sweeping, washing hands, waving, walking / TUG, sit-stand) and falls of young and
                old participants; a phone and a MetaMotion sensor at the hip, a watch and a
-               MetaMotion sensor at the wrist.
+               MetaMotion sensor at the wrist. A few MetaMotion files hold something else (a
+               gyroscope's deg/s, an epoch in the z column); a recording whose median |a| is over
+               4 g is refused and named.
   wedafall     joaojtmarques/WEDA-FALL: a Fitbit Sense at the wrist, 50 Hz (dataset/50Hz), ADLs
                D01-D11 (walking, jogging, stairs, sitting, crouching, stumbling, jumping, hitting a
                table, clapping, doors) and falls F01-F08, young and elderly participants.
@@ -58,6 +60,7 @@ class Writer:
         self.rows = {}  # folder name -> manifest rows
         self.seconds = {}  # (source, position) -> seconds
         self.dropped = 0
+        self.refused = []  # recordings whose readings are not accelerations in g
 
     def trace(self, name, times, xyz, position, activity, falls=False, specific_force=True):
         """Writes a recording: times in seconds (any origin), xyz in g. Samples delivered in a
@@ -66,6 +69,9 @@ class Writer:
         together) is written as one trace per piece, so that the hours counted are hours
         recorded; rows whose time goes back by less are dropped and counted."""
         source = self.source + ("-falls" if falls else "")
+        if not plausible(xyz):
+            self.refused.append(name)
+            return
         times = spread_bursts(times)
         steps = sorted(b - a for a, b in zip(times, times[1:]) if b > a)
         if not steps:
@@ -119,6 +125,22 @@ class Writer:
             print(f"{source:18s} {position:14s} {seconds / 3600:7.2f} h")
         if self.dropped:
             print(f"dropped {self.dropped} rows whose time did not advance")
+        if self.refused:
+            print(f"refused {len(self.refused)} recordings whose median |a| is over {MAX_MEDIAN_G:g} g "
+                  f"(not accelerations in g): {', '.join(self.refused)}")
+
+
+MAX_MEDIAN_G = 4.0
+
+
+def plausible(xyz):
+    """Whether a recording reads like acceleration in g: a worn device spends most of its time
+    near 1 g, so a median |a| over MAX_MEDIAN_G g means the file holds something else (some of
+    SmartFallMM's MetaMotion files hold a gyroscope's deg/s, or a timestamp in the z column)."""
+    if not xyz:
+        return False
+    sizes = sorted(x * x + y * y + z * z for x, y, z in xyz)
+    return sizes[len(sizes) // 2] <= MAX_MEDIAN_G * MAX_MEDIAN_G
 
 
 def spread_bursts(times):

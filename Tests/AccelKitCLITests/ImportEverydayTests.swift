@@ -72,6 +72,19 @@ import Testing
       meta += "1.65844E+12,2022-07-21T15:29:00.536,\(15 + t),0.0,0.0,1.0\n"
     }
     try Self.write(root, "smartfallmm/old/accelerometer/meta_wrist/S30A10T01.csv", meta)
+    // Two MetaMotion files that hold no accelerations: the epoch in the z column, and a
+    // gyroscope's deg/s (one axis pinned at its range); a third at rest for 60% of the time,
+    // shaken hard (6 g) for the rest, is acceleration and kept.
+    var epoch = "", gyro = "", hard = ""
+    for (k, t) in Self.still(3, rate: 50).enumerated() {
+      let stamp = 1_683_741_966_950 + 20 * k
+      epoch += "\(stamp).0,2023-05-10T13:06:06.950,\(35 + t),1.04,-0.293,\(stamp).0\n"
+      gyro += "\(stamp).0,2023-03-31T12:28:41.783,\(38 + t),\(k % 2 == 0 ? 6.2 : -21.5),-29.9,124.874\n"
+      hard += "\(stamp).0,2023-03-31T12:28:41.783,\(38 + t),\(k < 90 ? 0.0 : (k % 2 == 0 ? 6.0 : -6.0)),0.0,1.0\n"
+    }
+    try Self.write(root, "smartfallmm/old/accelerometer/meta_hip/S21A04T04.csv", epoch)
+    try Self.write(root, "smartfallmm/old/accelerometer/meta_wrist/S06A06T03.csv", gyro)
+    try Self.write(root, "smartfallmm/old/accelerometer/meta_wrist/S06A06T04.csv", hard)
     // WEDA-FALL: seconds and m/s^2 at 50 Hz; the vertical acceleration files are not traces.
     var weda = "accel_time_list,accel_x_list,accel_y_list,accel_z_list\n"
     for t in Self.still(3, rate: 50) { weda += "\(t),0.0,0.0,\(Self.g)\n" }
@@ -93,6 +106,12 @@ import Testing
       let folder = source == "wedafall" ? "weda" : source
       let r = try Self.run(source, root + "/" + folder, out)
       #expect(r.status == 0, "\(source): \(r.stderr)")
+      if source == "smartfallmm" {
+        #expect(
+          r.stdout.contains(
+            "refused 2 recordings whose median |a| is over 4 g (not accelerations in g): "
+              + "smartfallmm-old-meta_hip-S21A04T04, smartfallmm-old-meta_wrist-S06A06T03"), "\(r.stdout)")
+      }
     }
     let rows = Self.manifest(out)
     let expected: [String: [String]] = [
@@ -107,6 +126,7 @@ import Testing
       "smartfallmm/smartfallmm-young-phone-S21A08T01.csv": ["smartfallmm", "hip", "walking"],
       "smartfallmm-falls/smartfallmm-old-meta_wrist-S30A10T01-part1.csv": ["smartfallmm-falls", "wrist", "fall-back"],
       "smartfallmm-falls/smartfallmm-old-meta_wrist-S30A10T01-part2.csv": ["smartfallmm-falls", "wrist", "fall-back"],
+      "smartfallmm/smartfallmm-old-meta_wrist-S06A06T04.csv": ["smartfallmm", "wrist", "washing-hands"],
       "wedafall/wedafall-D02_U01_R01.csv": ["wedafall", "wrist", "jogging"],
       "assist/assist-stairs-1-TAG-6.csv": ["assist", "waist", "stairs-fast"],
       "assist/assist-stairs-1-WATCH_L-6.csv": ["assist", "wrist", "stairs-fast"],
