@@ -265,30 +265,30 @@ import Testing
 
   /// The hold path in a model's files: detector.json may name hold and hold_s (the decoder then
   /// runs as --param sets them) or leave them out (older models load unchanged), and one whose off
-  /// is above hold is refused with the file named.
+  /// is above hold is refused with the file named. The built-in model's trees with a decoding set
+  /// here, whatever decoding its training chose.
   @Test func aModelsDecodingCarriesTheHoldPath() throws {
     let dir = Paths.temporaryDirectory()
     let original = String(
       decoding: readFile(Paths.packageRoot + "/models/shake/detector.json") ?? [], as: UTF8.self)
     #expect(!original.contains("\"hold"), "a decoding without the hold path names neither key")
+    let decoding = try #require(original.range(of: #""shake": \{"on": [^}]*\}"#, options: .regularExpression))
+    let fixed = "\"on\": 0.998, \"off\": 0.5, \"min_duration_s\": 0, \"max_duration_s\": 600, \"merge_gap_s\": 0.25"
     func model(_ name: String, hold: String) throws -> String {
       let folder = dir + "/" + name
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       writeFile(folder + "/shake.xgb.json", readFile(Paths.packageRoot + "/models/shake/shake.xgb.json") ?? [])
-      let edited = original.replacingOccurrences(
-        of: "\"merge_gap_s\": 0.25}", with: "\"merge_gap_s\": 0.25, \(hold)}")
-      #expect(edited != original)
-      writeFile(folder + "/detector.json", edited)
+      writeFile(
+        folder + "/detector.json",
+        original.replacingCharacters(in: decoding, with: "\"shake\": {\(fixed)\(hold.isEmpty ? "" : ", " + hold)}"))
       return folder
     }
-    let trace = Paths.packageRoot + "/datasets/test/004.csv"
+    let trace = Paths.packageRoot + "/datasets/test/000.csv"
     let held = try model("held", hold: "\"hold\": 0.6, \"hold_s\": 0.3")
+    let unheld = try model("plain", hold: "")
     let fromFile = try accelkit(["detect-shakes", "--model", held, trace])
-    let byParam = try accelkit([
-      "detect-shakes", "--model", Paths.packageRoot + "/models/shake", "--param", "hold=0.6", "--param", "hold_s=0.3",
-      trace,
-    ])
-    let plain = try accelkit(["detect-shakes", "--model", Paths.packageRoot + "/models/shake", trace])
+    let byParam = try accelkit(["detect-shakes", "--model", unheld, "--param", "hold=0.6", "--param", "hold_s=0.3", trace])
+    let plain = try accelkit(["detect-shakes", "--model", unheld, trace])
     #expect(fromFile.status == 0 && byParam.status == 0, "\(fromFile.stderr)\(byParam.stderr)")
     func rows(_ text: String) -> [String] {
       text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
