@@ -75,12 +75,15 @@ import Testing
     // Two MetaMotion files that hold no accelerations: the epoch in the z column, and a
     // gyroscope's deg/s (one axis pinned at its range); a third at rest for 60% of the time,
     // shaken hard (6 g) for the rest, is acceleration and kept.
-    var epoch = "", gyro = "", hard = ""
+    var epoch = ""
+    var gyro = ""
+    var hard = ""
     for (k, t) in Self.still(3, rate: 50).enumerated() {
       let stamp = 1_683_741_966_950 + 20 * k
       epoch += "\(stamp).0,2023-05-10T13:06:06.950,\(35 + t),1.04,-0.293,\(stamp).0\n"
       gyro += "\(stamp).0,2023-03-31T12:28:41.783,\(38 + t),\(k % 2 == 0 ? 6.2 : -21.5),-29.9,124.874\n"
-      hard += "\(stamp).0,2023-03-31T12:28:41.783,\(38 + t),\(k < 90 ? 0.0 : (k % 2 == 0 ? 6.0 : -6.0)),0.0,1.0\n"
+      let x = k < 90 ? 0.0 : (k % 2 == 0 ? 6.0 : -6.0)
+      hard += "\(stamp).0,2023-03-31T12:28:41.783,\(38 + t),\(x),0.0,1.0\n"
     }
     try Self.write(root, "smartfallmm/old/accelerometer/meta_hip/S21A04T04.csv", epoch)
     try Self.write(root, "smartfallmm/old/accelerometer/meta_wrist/S06A06T03.csv", gyro)

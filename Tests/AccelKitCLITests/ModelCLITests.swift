@@ -272,22 +272,26 @@ import Testing
     let original = String(
       decoding: readFile(Paths.packageRoot + "/models/shake/detector.json") ?? [], as: UTF8.self)
     #expect(!original.contains("\"hold"), "a decoding without the hold path names neither key")
-    let decoding = try #require(original.range(of: #""shake": \{"on": [^}]*\}"#, options: .regularExpression))
-    let fixed = "\"on\": 0.998, \"off\": 0.5, \"min_duration_s\": 0, \"max_duration_s\": 600, \"merge_gap_s\": 0.25"
+    let decoding = try #require(
+      original.range(of: #""shake": \{"on": [^}]*\}"#, options: .regularExpression))
+    let fixed =
+      "\"on\": 0.998, \"off\": 0.5, \"min_duration_s\": 0, \"max_duration_s\": 600, \"merge_gap_s\": 0.25"
     func model(_ name: String, hold: String) throws -> String {
       let folder = dir + "/" + name
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      writeFile(folder + "/shake.xgb.json", readFile(Paths.packageRoot + "/models/shake/shake.xgb.json") ?? [])
       writeFile(
-        folder + "/detector.json",
-        original.replacingCharacters(in: decoding, with: "\"shake\": {\(fixed)\(hold.isEmpty ? "" : ", " + hold)}"))
+        folder + "/shake.xgb.json", readFile(Paths.packageRoot + "/models/shake/shake.xgb.json") ?? [])
+      let shake = "\"shake\": {\(fixed)\(hold.isEmpty ? "" : ", " + hold)}"
+      writeFile(folder + "/detector.json", original.replacingCharacters(in: decoding, with: shake))
       return folder
     }
     let trace = Paths.packageRoot + "/datasets/test/000.csv"
     let held = try model("held", hold: "\"hold\": 0.6, \"hold_s\": 0.3")
     let unheld = try model("plain", hold: "")
     let fromFile = try accelkit(["detect-shakes", "--model", held, trace])
-    let byParam = try accelkit(["detect-shakes", "--model", unheld, "--param", "hold=0.6", "--param", "hold_s=0.3", trace])
+    let byParam = try accelkit([
+      "detect-shakes", "--model", unheld, "--param", "hold=0.6", "--param", "hold_s=0.3", trace,
+    ])
     let plain = try accelkit(["detect-shakes", "--model", unheld, trace])
     #expect(fromFile.status == 0 && byParam.status == 0, "\(fromFile.stderr)\(byParam.stderr)")
     func rows(_ text: String) -> [String] {
