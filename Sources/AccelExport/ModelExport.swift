@@ -1,5 +1,5 @@
-import AccelGestures
 import AccelCore
+import AccelGestures
 import AccelLearning
 
 /// A learned model in C: the feature extractor's grid, gravity, rings and window statistics in
@@ -58,7 +58,7 @@ extension ModelDetector: CExportable {
         ),
         ("ALPHA", .real(spec.gravityAlpha), "each gravity low-pass' weight of a new grid sample"),
         ("HYSTERESIS", .real(FeatureExtractor.crossingHysteresis), "crossings count past this (g, rad/s)"),
-        ("HALF_WIDTH_S", .real(spec.halfShortestSeconds), "a row's centre is its end minus this (s)"),
+        ("HALF_WIDTH_S", .real(spec.halfSpanSeconds), "a row's centre is its end minus this (s)"),
         (
           "RUN_BREAK_S", .real(ProbabilityDecoder.runBreakSeconds),
           "more than this between two rows breaks a run toward hold_time (s)"
@@ -66,14 +66,18 @@ extension ModelDetector: CExportable {
         ("SIGNALS", .integer(signals), "signals per grid sample"),
         ("WIDTHS", .integer(widths.count), "window widths"),
         ("CAPACITY", .integer(widths.max()!), "samples of the longest window"),
-        ("SHORTEST", .integer(widths.min()!), "samples of the shortest window: the first row needs them"),
+        (
+          "SHORTEST", .integer(spec.firstRowSamples),
+          "samples of the shortest window and the span: the first row needs them"
+        ),
         ("HOP", .integer(spec.hopSamples), "grid samples between rows"),
         ("BANDS", .integer(bandCount), "frequency bands per signal"),
         ("FEATURES", .integer(spec.names.count), "features per row"),
         ("LABELS", .integer(labels), "labels, one classifier each"),
         ("QUEUE", .integer(queue), "events one push can end (after an interval of MAX_GAP_S)"),
       ]
-        + (windowed ? [("TRANSFORM", .integer(transform), "the longest window's transform (zero-padded)")] : []),
+        + (windowed
+          ? [("TRANSFORM", .integer(transform), "the longest window's transform (zero-padded)")] : []),
       types: Self.types + "\n" + tables,
       state: Self.state(windowed: windowed),
       initialize: Self.initialize(windowed: windowed),
@@ -146,7 +150,9 @@ extension ModelDetector: CExportable {
       """
   }
 
-  static func list<T>(_ values: [T], _ text: (T) -> String) -> String { values.map(text).joined(separator: ", ") }
+  static func list<T>(_ values: [T], _ text: (T) -> String) -> String {
+    values.map(text).joined(separator: ", ")
+  }
   static func real(_ v: Double) -> String { "(ak_detector_real)\(DetectorExport.cLiteral(v))" }
 
   /// What the state takes, roughly (for the header's note).
@@ -307,7 +313,8 @@ extension ModelDetector: CExportable {
 
   /// The helpers: the decoder, the features' code (windows or exponential averages) and the row.
   static func helpers(windowed: Bool) -> String {
-    decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers + (windowed ? windowRow : exponentialRow)
+    decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers
+      + (windowed ? windowRow : exponentialRow)
   }
 
   static let decodingHelpers = """

@@ -58,7 +58,9 @@ public struct FeatureExtractor {
   private var filled = 0
   private var sinceRow = 0
   private var rowsInSegment = 0
-  private let shortest: Int
+  /// Grid samples before a segment's first row, and the span a row describes.
+  private let firstRow: Int
+  private let span: Int
   private var hasGyroscope = false
   // Scratch space.
   private var row: [Double]
@@ -82,7 +84,8 @@ public struct FeatureExtractor {
     signalCount = spec.signals.count
     windowSamples = spec.windowSamples
     capacity = windowSamples.max()!
-    shortest = windowSamples.min()!
+    firstRow = spec.firstRowSamples
+    span = spec.spanSamples
     hop = spec.hopSamples
     step = spec.step
     alpha = spec.gravityAlpha
@@ -277,11 +280,11 @@ public struct FeatureExtractor {
   ) {
     filled = min(filled + 1, capacity)
     sinceRow += 1
-    guard filled >= shortest, rowsInSegment == 0 || sinceRow >= hop else { return }
+    guard filled >= firstRow, rowsInSegment == 0 || sinceRow >= hop else { return }
     sinceRow = 0
     rowsInSegment += 1
     computeRow()
-    let start = t - Double(shortest - 1) * step
+    let start = t - Double(span - 1) * step
     row.withUnsafeBufferPointer { body(start, t, $0) }
   }
 

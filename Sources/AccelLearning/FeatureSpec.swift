@@ -20,7 +20,8 @@ import AccelCore
 ///
 /// Every `hopSeconds` a row of features is computed over each width of `widthsSeconds`, all
 /// ending at the same sample (a longer window holds what has been read when the trace is younger
-/// than it). The row's `start` is its end minus the shortest width.
+/// than it). The row's `start` is its end minus `spanSeconds` (the shortest width unless set):
+/// the time the row describes, its label in training and its centre in decoding.
 ///
 /// With `kind` `.exponential` a width is not a window but exponential averages whose weights'
 /// mean age is half the width, as a window's centre is (a time constant of half the width),
@@ -38,6 +39,10 @@ public struct FeatureSpec: Equatable, Sendable {
   public var gyroscope = false
   /// Windows recomputed every hop, or exponential averages kept as samples arrive.
   public var kind = Kind.windows
+  /// The time a row describes, ending at its last sample (s): nil for the shortest width. A span
+  /// longer than the shortest width puts the row's centre further back, so that the row also
+  /// sees what followed it (a causal average's lookahead, what a window's centre has).
+  public var spanSeconds: Double?
 
   public enum Kind: String, Equatable, Sendable {
     case windows
@@ -133,6 +138,11 @@ public struct FeatureSpec: Equatable, Sendable {
         "a band must satisfy 0 <= low < high <= \(formatNumber(rateHz / 2)) Hz, got \(formatNumber(band.low))-\(formatNumber(band.high)) Hz"
       )
     }
+    if let span = spanSeconds, !(span.isFinite && span * rateHz >= 1 && span <= widthsSeconds.max()!) {
+      throw AccelError.usage(
+        "the span must be at least one sample at \(formatNumber(rateHz)) Hz and at most the longest width, \(formatNumber(widthsSeconds.max()!)) s"
+      )
+    }
     if kind == .exponential {
       for band in bands where !(band.high < rateHz / 2) {
         throw AccelError.usage(
@@ -149,8 +159,14 @@ public struct FeatureSpec: Equatable, Sendable {
   public var step: Double { 1 / rateHz }
   /// Each gravity low-pass's weight of a new sample on the grid.
   public var gravityAlpha: Double { 1 - exp(-step / gravityTauSeconds) }
-  /// Half the shortest window (s): a row's centre is its end minus this.
-  public var halfShortestSeconds: Double { Double(windowSamples.min()! - 1) / rateHz / 2 }
+  /// Samples of the span a row describes (the shortest window's unless `spanSeconds` is set).
+  public var spanSamples: Int {
+    spanSeconds.map { max(1, Int(($0 * rateHz).rounded())) } ?? windowSamples.min()!
+  }
+  /// Grid samples a segment needs before its first row: the shortest window and the span.
+  public var firstRowSamples: Int { max(windowSamples.min()!, spanSamples) }
+  /// Half the span (s): a row's centre is its end minus this.
+  public var halfSpanSeconds: Double { Double(spanSamples - 1) / rateHz / 2 }
 
   /// A window of n samples is zero-padded to the next power of two (at least 2n, for a finer
   /// frequency grid).
@@ -187,6 +203,7 @@ public struct FeatureSpec: Equatable, Sendable {
       "    \"bands_hz\": [\(bands.map { "[\(formatNumber($0.low)), \(formatNumber($0.high))]" }.joined(separator: ", "))],\n"
     text += "    \"gyroscope\": \(gyroscope),\n"
     if kind != .windows { text += "    \"kind\": \(jsonString(kind.rawValue)),\n" }
+    if let span = spanSeconds { text += "    \"span_s\": \(formatNumber(span)),\n" }
     text += "    \"names\": [\(names.map(jsonString).joined(separator: ", "))]\n"
     text += "  }"
     return text
@@ -220,6 +237,10 @@ public struct FeatureSpec: Equatable, Sendable {
         throw fail("has an unknown \"kind\" (windows or exponential)")
       }
       kind = known
+    }
+    if let span = value["span_s"] {
+      guard let seconds = span.number else { throw fail("has a \"span_s\" that is not a number") }
+      spanSeconds = seconds
     }
     do { try validate() } catch let error as AccelError { throw fail("is out of range: \(error.message)") }
     if let saved = value["names"]?.array?.compactMap(\.string), saved != names {

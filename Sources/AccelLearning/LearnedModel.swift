@@ -156,7 +156,7 @@ public struct ModelRunner {
     self.model = model
     extractor = try FeatureExtractor(spec: model.spec)
     decoders = (decoding ?? model.decoding).map { ProbabilityDecoder(configuration: $0) }
-    halfWidth = model.spec.halfShortestSeconds
+    halfWidth = model.spec.halfSpanSeconds
   }
 
   /// Each label's event decoding, as this runner decodes.

@@ -258,7 +258,8 @@ extension ExportCLITests {
   /// missing), on sparse copies whose every reading ends several rows (so one push ends
   /// several events, handed out by next), at its own decoding, at a loose one that ends many
   /// events of both labels, some cancelled, and at one whose events all begin by the hold path;
-  /// with windows and with exponential features.
+  /// with windows, and with exponential features whose rows span 1 s (`--span`: the centre
+  /// further back than the shortest width's).
   @Test(arguments: [false, true])
   func trainedModelsGiveDetectShakesEvents(exponential: Bool) throws {
     let dir = Paths.temporaryDirectory()
@@ -266,9 +267,10 @@ extension ExportCLITests {
       [
         "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--label", "jiggle", "--rounds",
         "20",
-        "--depth", "4", "--window", "0.5", "--window", "2", "--hop", "0.05", "--feature-rate", "100", "--gyro",
+        "--depth", "4", "--window", "0.5", "--window", "2", "--hop", "0.05", "--feature-rate", "100",
+        "--gyro",
         "--folds", "2", "--quiet", "-o", dir + "/model",
-      ] + (exponential ? ["--exponential"] : []))
+      ] + (exponential ? ["--exponential", "--span", "1"] : []))
     try #require(trained.status == 0, "\(trained.stderr)")
     let names = Array(try Self.testTraces().prefix(12))
     let plain = try Self.plainCopies(names, in: dir)
@@ -467,7 +469,9 @@ extension ExportCLITests {
     let dir = Paths.temporaryDirectory()
     let rate = formatNumber(DetectorExport.footprintRate)
     let table = String(decoding: readFile(Paths.packageRoot + "/docs/EXPORT.md") ?? [], as: UTF8.self)
-    func thousands(_ n: Int) -> String { n < 1000 ? "\(n)" : thousands(n / 1000) + cFormat(",%03d", n % 1000) }
+    func thousands(_ n: Int) -> String {
+      n < 1000 ? "\(n)" : thousands(n / 1000) + cFormat(",%03d", n % 1000)
+    }
     for name in Detectors.exportable {
       let out = dir + "/" + name
       let export = try accelkit(["export", "--rule", name, "--precision", "float", "--rate", rate, "-o", out])
@@ -478,7 +482,8 @@ extension ExportCLITests {
       // docs/EXPORT.md's table has the detector's row with the same figures.
       #expect(
         table.split(separator: "\n").contains {
-          $0.hasPrefix("| \(name) ") && $0.hasSuffix("| \(thousands(stated.ram)) | \(thousands(stated.flash)) |")
+          $0.hasPrefix("| \(name) ")
+            && $0.hasSuffix("| \(thousands(stated.ram)) | \(thousands(stated.flash)) |")
         }, "docs/EXPORT.md has no row for \(name) with RAM \(stated.ram) and flash \(stated.flash)")
       let header = String(decoding: readFile(out + "/accelkit_detector.h") ?? [], as: UTF8.self)
       #expect(header.contains(" * Footprint:  on a Cortex-M4F") && header.contains(words), "\(name)")
@@ -517,7 +522,8 @@ extension ExportCLITests {
     let kind = exponential ? ["--exponential"] : []
     let train = try accelkit(
       [
-        "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "4KiB", "--flash", "32KiB",
+        "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "4KiB", "--flash",
+        "32KiB",
         "--quiet",
         "-o", dir + "/m",
       ] + kind)
@@ -526,7 +532,8 @@ extension ExportCLITests {
       train.stdout.contains("budget (RAM <= 4096, flash <= 32768 bytes on a Cortex-M4F in float)"),
       "\(train.stdout)")
     #expect(train.stdout.contains("shake unbudgeted: f1 "), "\(train.stdout)")
-    #expect(train.stdout.contains(exponential ? "exponential widths of 1, 4 s" : "windows of "), "\(train.stdout)")
+    #expect(
+      train.stdout.contains(exponential ? "exponential widths of 1, 4 s" : "windows of "), "\(train.stdout)")
     let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
     let estimate = try #require(
       description.split(separator: "\n").first { $0.contains("\"budget\"") }.map { line in
@@ -545,7 +552,8 @@ extension ExportCLITests {
     #expect(ram <= 4096 && flash <= 32768, "RAM \(ram), flash \(flash)")
     let within = exponential ? 0.85 : 0.9
     #expect(
-      ram <= estimate[2] && Double(ram) >= within * Double(estimate[2]), "RAM \(ram), estimated \(estimate[2])")
+      ram <= estimate[2] && Double(ram) >= within * Double(estimate[2]),
+      "RAM \(ram), estimated \(estimate[2])")
     #expect(
       flash <= estimate[3] && Double(flash) >= within * Double(estimate[3]),
       "flash \(flash), estimated \(estimate[3])")

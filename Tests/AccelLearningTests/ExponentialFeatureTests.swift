@@ -198,4 +198,33 @@ import Testing
     nyquist.kind = .windows
     try nyquist.validate()
   }
+
+  /// A span longer than the shortest width describes more of the trace: each row has the same
+  /// features, its start is its end minus the span, and a segment's first row waits for the span.
+  /// The span is written only when set, read back, and refused beyond the longest width.
+  @Test func aSpanPutsTheRowsCentreFurtherBack() throws {
+    let plain = Self.spec(widths: [0.5, 2])
+    var spanned = plain
+    spanned.spanSeconds = 1
+    let block = makeTrace(seconds: 6, rate: 50) { 0.5 * sin(2 * .pi * 3 * $0) }
+    let a = try rows(plain, block)
+    let b = try rows(spanned, block)
+    // Rows come every 0.1 s (5 grid samples): the first once 25 samples have come, with the
+    // span once 50 have; the span drops the rows before that and changes nothing else.
+    #expect(a.count == b.count + 5 && b.count > 40)
+    for (x, y) in zip(a.suffix(b.count), b) {
+      #expect(x.1 == y.1 && x.2 == y.2)
+      #expect(abs((x.1 - x.0) - 0.48) < 1e-9 && abs((y.1 - y.0) - 0.98) < 1e-9)
+    }
+    #expect(spanned.halfSpanSeconds == 0.49 && plain.halfSpanSeconds == 0.24)
+    #expect(spanned.json.contains("\"span_s\": 1,") && !plain.json.contains("span_s"))
+    let back = try FeatureSpec(
+      json: try JSONValue.parse(Array(spanned.json.utf8), file: "d.json"), file: "d.json")
+    #expect(back == spanned)
+    for bad in [2.5, 0, -1, Double.nan] {
+      var wrong = plain
+      wrong.spanSeconds = bad
+      #expect(throws: AccelError.self) { try wrong.validate() }
+    }
+  }
 }

@@ -30,9 +30,16 @@ struct FeatureOptions: ParsableArguments {
     ))
   var exponential = false
 
+  @Option(
+    help: ArgumentHelp(
+      "The time a row describes, ending at its last sample: its label in training, its centre half of it back (default: the shortest width; at most the longest). Longer than the shortest width, the row also sees what followed its centre.",
+      valueName: "seconds"))
+  var span: Finite?
+
   /// Whether any option differs from the defaults.
   var isGiven: Bool {
     !windows.isEmpty || hop != 0.1 || featureRate != 50 || !bands.isEmpty || gyro || exponential
+      || span != nil
   }
 
   /// The specification the options describe, checked.
@@ -43,6 +50,7 @@ struct FeatureOptions: ParsableArguments {
     spec.rateHz = featureRate.value
     spec.gyroscope = gyro
     if exponential { spec.kind = .exponential }
+    spec.spanSeconds = span?.value
     if !bands.isEmpty { spec.bands = try bands.map(Self.band) }
     try spec.validate()
     return spec
@@ -51,7 +59,8 @@ struct FeatureOptions: ParsableArguments {
   /// A band given as LOW-HIGH in Hz.
   static func band(_ text: String) throws -> FeatureSpec.FrequencyBand {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite
+    guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite,
+      high.isFinite
     else { throw ValidationError("--band takes LOW-HIGH in Hz, e.g. 4-8, got '\(text)'") }
     return FeatureSpec.FrequencyBand(low, high)
   }
