@@ -23,6 +23,7 @@ shows. Installs the Python peers with pip when they are missing.
 """
 import argparse
 import csv
+import json
 import os
 import platform
 import statistics
@@ -317,7 +318,7 @@ def tasks(accelkit, csv_path, npy_path, replay="replay"):
             ("numpy/scipy window features + xgboost", [
                 sys.executable, os.path.join(ROOT, "benchmarks", "peers", "learned_shake.py"),
                 "--events", os.path.join(WORK, "learned_py.csv")]),
-        ], npy_path),
+        ] if built_in_features() == "windows" else [], npy_path),
         ("detect-shakes three-peak (from CSV)", [accelkit, "detect-shakes", "--rule", "three-peak", csv_path, "-o", null], [
             ("pandas.read_csv + numpy/scipy + Python state machine", python_task(
                 "import numpy as np, pandas as pd\nsys.path.insert(0, %r)\nfrom shake_rules import three_peak\n#--\n"
@@ -407,6 +408,18 @@ def check_windows():
         scale = np.maximum(np.abs(ours), 1e-9 * np.nanmax(np.abs(ours), axis=0))
         worst = np.nanmax(np.abs(theirs - ours) / scale)
         print("windows: accelkit and %s agree to %.1e (relative)" % (name, worst))
+
+
+def built_in_features():
+    """The built-in model's kind of features: the numpy peer computes windows only, so a built-in
+    model with exponential features is timed without it (said once on stderr)."""
+    with open(os.path.join(ROOT, "models", "shake", "detector.json")) as f:
+        kind = json.load(f)["features"].get("kind", "windows")
+    if kind != "windows" and not getattr(built_in_features, "said", False):
+        built_in_features.said = True
+        print("detect-shakes learned-shake: no peer (benchmarks/peers/learned_shake.py computes window features; "
+              "the built-in model's are %s)" % kind, file=sys.stderr)
+    return kind
 
 
 def check_learned(accelkit, npy_path):

@@ -107,7 +107,7 @@ public enum DetectorExport {
   /// which fails when this table is out of date.
   public static let floatCost: [String: (f1Change: Double?, agreement: Double)] = [
     "three-peak": (0, 1), "angular-change": (0, 1), "seismic": (0, 1), "swing": (0, 1),
-    "orientation-change": (nil, 1), "learned-shake": (0.003_53, 0.996_47),
+    "orientation-change": (nil, 1), "learned-shake": (0, 1),
   ]
 
   /// The same for gravity from the fused attitude (swing with gyro = 1, orientation-change with its
@@ -127,7 +127,7 @@ public enum DetectorExport {
   /// registry and fails when one exceeds its figures or has shrunk by more than 5% below them.
   public static let footprint: [String: (ram: Int, flash: Int)] = [
     "three-peak": (148, 1016), "angular-change": (188, 1720), "seismic": (1020, 684), "swing": (364, 3380),
-    "orientation-change": (1344, 11280), "learned-shake": (35920, 128_912),
+    "orientation-change": (1344, 11280), "learned-shake": (3876, 47_460),
   ]
 
   /// The header's and export's words on what `setting` costs a Cortex-M4F.

@@ -1,6 +1,8 @@
-"""accelkit's learned-shake detector written with numpy, scipy and Python's xgboost: the benchmark's
-peer for `accelkit detect-shakes` (the built-in model), and an independent reading of the window
-features' definitions in docs/LEARNING.md.
+"""accelkit's learned detector with window features written with numpy, scipy and Python's xgboost:
+the benchmark's peer for `accelkit detect-shakes --model DIR` with a windowed model, and an
+independent reading of the window features' definitions in docs/LEARNING.md. It refuses a model
+of exponential features (exit 2), which it does not compute: the built-in model's, since it moved
+to them.
 
     python3 learned_shake.py [--model MODEL_DIR] [--events EVENTS.csv] TRACE.npy
     python3 learned_shake.py [--model MODEL_DIR] --check-features FEATURES.csv TRACE.npy|TRACE.csv
@@ -231,6 +233,11 @@ def main():
     with open(os.path.join(args.model, "detector.json")) as f:
         detector = json.load(f)
     spec = detector["features"]
+    if spec.get("kind", "windows") != "windows" or "span_s" in spec:
+        print("learned_shake.py computes window features on rows that span the shortest window; %s has %s,"
+              " which it does not" % (os.path.join(args.model, "detector.json"),
+                                      "exponential features" if spec.get("kind", "windows") != "windows" else "a span_s"), file=sys.stderr)
+        sys.exit(2)
     if args.trace.endswith(".csv"):
         a = np.genfromtxt(args.trace, delimiter=",", names=True)
     else:

@@ -49,7 +49,8 @@ struct Features: ParsableCommand {
   func validate() throws {
     if model != nil, features.isGiven {
       throw ValidationError(
-        "--model brings its own features: --window, --hop, --feature-rate and --gyro go without it")
+        "--model brings its own features: --window, --hop, --feature-rate, --band, --gyro, --exponential and --span go without it"
+      )
     }
     if !chosenLabels.isEmpty, labels == nil {
       throw ValidationError("--label chooses among the labels of --labels FILE")
