@@ -221,6 +221,12 @@ import Testing
     let back = try FeatureSpec(
       json: try JSONValue.parse(Array(spanned.json.utf8), file: "d.json"), file: "d.json")
     #expect(back == spanned)
+    for bad in ["\"span_s\": \"1\",", "\"span_s\": 9,"] {
+      let text = spanned.json.replacingOccurrences(of: "\"span_s\": 1,", with: bad)
+      #expect(throws: AccelError.self, "\(bad)") {
+        try FeatureSpec(json: try JSONValue.parse(Array(text.utf8), file: "d.json"), file: "d.json")
+      }
+    }
     for bad in [2.5, 0, -1, Double.nan] {
       var wrong = plain
       wrong.spanSeconds = bad

@@ -233,10 +233,11 @@ def main():
     with open(os.path.join(args.model, "detector.json")) as f:
         detector = json.load(f)
     spec = detector["features"]
-    if spec.get("kind", "windows") != "windows" or "span_s" in spec:
-        print("learned_shake.py computes window features on rows that span the shortest window; %s has %s,"
-              " which it does not" % (os.path.join(args.model, "detector.json"),
-                                      "exponential features" if spec.get("kind", "windows") != "windows" else "a span_s"), file=sys.stderr)
+    unsupported = ("exponential features" if spec.get("kind", "windows") != "windows"
+                   else "a span_s" if "span_s" in spec else None)
+    if unsupported:
+        print("learned_shake.py computes window features on rows that span the shortest window; %s has %s, "
+              "which it does not" % (os.path.join(args.model, "detector.json"), unsupported), file=sys.stderr)
         sys.exit(2)
     if args.trace.endswith(".csv"):
         a = np.genfromtxt(args.trace, delimiter=",", names=True)
