@@ -18,7 +18,7 @@ public enum ModelCost {
   /// Flash per tree node compiled as code (a comparison and a branch, or a leaf's value).
   static let flashPerNode = 15.5
   /// With exponential features: RAM beside the averages and the row, and flash beside the trees.
-  static let exponentialRamOverhead = 1000
+  static let exponentialRamOverhead = 1032
   static let exponentialFlashBase = 9_700
 
   /// The bytes of RAM (the state and the stack) of a model with features `spec`.

@@ -233,7 +233,7 @@ extension ModelDetector: CExportable {
     ak_detector_real maximum[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS], minimum[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS];
     ak_detector_real jerk[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS], last_value[AK_DETECTOR_SIGNALS];
     signed char side[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS];
-    ak_detector_real power[AK_DETECTOR_SIGNALS][AK_DETECTOR_WIDTHS][AK_DETECTOR_BANDS + 1];
+    ak_detector_real power[AK_DETECTOR_SIGNALS][AK_DETECTOR_BANDS + 1][AK_DETECTOR_WIDTHS];
     ak_detector_real delay[AK_DETECTOR_SIGNALS][AK_DETECTOR_BANDS + 1][2];
     ak_detector_real covariance[AK_DETECTOR_WIDTHS][3], deviation[AK_DETECTOR_WIDTHS][3];
     int filled, since_row;
@@ -302,7 +302,7 @@ extension ModelDetector: CExportable {
         s->mean[i][j] = s->variance[i][j] = s->energy[i][j] = s->envelope[i][j] = s->crossing[i][j] = 0;
         s->maximum[i][j] = s->minimum[i][j] = s->jerk[i][j] = 0;
         s->side[i][j] = 0;
-        for (b = 0; b < AK_DETECTOR_BANDS + 1; b++) s->power[i][j][b] = 0;
+        for (b = 0; b < AK_DETECTOR_BANDS + 1; b++) s->power[i][b][j] = 0;
       }
       for (j = 0; j < AK_DETECTOR_BANDS + 1; j++) s->delay[i][j][0] = s->delay[i][j][1] = 0;
       s->last_value[i] = 0;
@@ -736,7 +736,7 @@ extension ModelDetector: CExportable {
           s->jerk[sig][i] = 0;
           s->crossing[sig][i] = 0;
           s->side[sig][i] = 0;
-          for (b = 0; b < AK_DETECTOR_BANDS; b++) s->power[sig][i][b] = 0;
+          for (b = 0; b < AK_DETECTOR_BANDS; b++) s->power[sig][b][i] = 0;
         }
         for (b = 0; b < AK_DETECTOR_BANDS; b++) {
           const ak_detector_real *f = ak_detector_filter[b];
@@ -754,6 +754,7 @@ extension ModelDetector: CExportable {
        operations; a value that is not finite leaves its signal as it is. */
     static inline void ak_detector_update(ak_detector_state *s, const ak_detector_real *values, int first) {
       int sig, i, b;
+      ak_detector_real deviation[AK_DETECTOR_WIDTHS];
       if (first) {
         ak_detector_start(s, values);
         return;
@@ -766,25 +767,34 @@ extension ModelDetector: CExportable {
         change = v - s->last_value[sig];
         change_square = change * change;
         s->last_value[sig] = v;
+        /* The averages width by width (a loop a compiler vectorizes), then the crossings. */
         for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
-          ak_detector_real a = ak_detector_weight[i], keep = ak_detector_keep[i], d, e;
-          int side, last = s->side[sig][i];
+          ak_detector_real a = ak_detector_weight[i], keep = ak_detector_keep[i], d, envelope, maximum, minimum;
           d = v - s->mean[sig][i];
+          deviation[i] = d;
           s->mean[sig][i] += a * d;
           s->variance[sig][i] = keep * (s->variance[sig][i] + a * d * d);
           s->energy[sig][i] += a * (square - s->energy[sig][i]);
-          s->envelope[sig][i] = AK_DETECTOR_MAX(magnitude, keep * s->envelope[sig][i]);
-          s->maximum[sig][i] = AK_DETECTOR_MAX(v, keep * s->maximum[sig][i]);
-          s->minimum[sig][i] = AK_DETECTOR_MIN(v, keep * s->minimum[sig][i]);
+          envelope = keep * s->envelope[sig][i];
+          s->envelope[sig][i] = AK_DETECTOR_MAX(magnitude, envelope);
+          maximum = keep * s->maximum[sig][i];
+          s->maximum[sig][i] = AK_DETECTOR_MAX(v, maximum);
+          minimum = keep * s->minimum[sig][i];
+          s->minimum[sig][i] = AK_DETECTOR_MIN(v, minimum);
           s->jerk[sig][i] += a * (change_square - s->jerk[sig][i]);
-          /* A crossing: the side of v - mean turns to the opposite of the last nonzero one. */
-          e = v - s->mean[sig][i];
-          side = e > AK_DETECTOR_HYSTERESIS ? 1 : e < -AK_DETECTOR_HYSTERESIS ? -1 : 0;
-          s->crossing[sig][i] += a * ((side * last < 0 ? AK_DETECTOR_RATE_HZ : 0) - s->crossing[sig][i]);
-          s->side[sig][i] = (signed char)(side != 0 ? side : last);
-          if (sig < 3) s->deviation[i][sig] = d;
         }
-        /* The bands: each filter once, its output's power at every width. */
+        for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
+          /* A crossing: the side of v - mean (1 above the hysteresis, -1 below, else 0) turns to
+             the opposite of the last nonzero one. */
+          ak_detector_real e = v - s->mean[sig][i];
+          int side = (e > AK_DETECTOR_HYSTERESIS) - (e < -AK_DETECTOR_HYSTERESIS), last = s->side[sig][i];
+          s->crossing[sig][i] += ak_detector_weight[i] * ((side * last < 0 ? AK_DETECTOR_RATE_HZ : 0) - s->crossing[sig][i]);
+          s->side[sig][i] = (signed char)(side != 0 ? side : last);
+        }
+        if (sig < 3)
+          for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->deviation[i][sig] = deviation[i];
+        /* The bands: each filter once, its output's power at every width (the widths of a band
+           side by side). */
         for (b = 0; b < AK_DETECTOR_BANDS; b++) {
           const ak_detector_real *f = ak_detector_filter[b];
           ak_detector_real *z = s->delay[sig][b], y, y2;
@@ -792,7 +802,7 @@ extension ModelDetector: CExportable {
           z[0] = f[1] * v - f[3] * y + z[1];
           z[1] = f[2] * v - f[4] * y;
           y2 = y * y;
-          for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->power[sig][i][b] += ak_detector_weight[i] * (y2 - s->power[sig][i][b]);
+          for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->power[sig][b][i] += ak_detector_weight[i] * (y2 - s->power[sig][b][i]);
         }
       }
       for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
@@ -826,7 +836,7 @@ extension ModelDetector: CExportable {
           s->row[k + 6] = s->crossing[sig][i];
           s->row[k + 7] = v > (ak_detector_real)1e-12 ? AK_DETECTOR_SQRT(s->jerk[sig][i] / v) : 0;
           k += 8;
-          for (b = 0; b < AK_DETECTOR_BANDS; b++) s->row[k++] = v > (ak_detector_real)1e-12 ? s->power[sig][i][b] / v : 0;
+          for (b = 0; b < AK_DETECTOR_BANDS; b++) s->row[k++] = v > (ak_detector_real)1e-12 ? s->power[sig][b][i] / v : 0;
         }
         c[0] = s->variance[0][i];
         c[1] = s->variance[1][i];

@@ -65,45 +65,52 @@ struct ExponentialFeatures {
   let signals: Int
   let widths: Int
   let bandCount: Int
-  let weights: [Double]
-  let keeps: [Double]
   let rate: Double
-  /// Each band's b0, b1, b2, a1, a2 in turn.
-  let filters: [Double]
-  /// The state in one run (offsets below): per signal and width (index s * widths + i) the mean,
+  /// The widths four at a time, one lane each, and the bands' filters likewise: every update
+  /// below is the same arithmetic per lane as the exported C's per width or band (lanes past
+  /// the last width have weight 0 and keep 1, past the last band a filter of zeros).
+  private let chunks: Int
+  private let bandChunks: Int
+  /// The state in one array (one access per sample, nothing reference counted): per chunk the
+  /// weights, then per chunk 1 minus them; per chunk the axes' covariances xy, xz, yz and their
+  /// deviations from the mean (scratch); per band chunk the filters' b0, b1, b2, a1, a2 and their
+  /// outputs' squares (scratch); per signal and band chunk the filters' two delays (transposed
+  /// direct form II); per signal and chunk (signalsAt + (s * chunks + c) * block) the mean,
   /// variance, energy, envelope, crossing rate, last side (-1, 0, 1), maximum, minimum and the
-  /// energy of the steps; per signal, width and band ((s * widths + i) * bands + b) the band's
-  /// power; per signal and band the filter's two delays (transposed direct form II); per width the
-  /// axes' covariances xy, xz, yz and their deviations from the mean (scratch); per signal its
-  /// last value.
-  private var state: [Double]
-  private let perWidth: Int
-  private let meanAt = 0
-  private var varianceAt: Int { perWidth }
-  private var energyAt: Int { 2 * perWidth }
-  private var envelopeAt: Int { 3 * perWidth }
-  private var crossingAt: Int { 4 * perWidth }
-  private var sideAt: Int { 5 * perWidth }
-  private var maximumAt: Int { 6 * perWidth }
-  private var minimumAt: Int { 7 * perWidth }
-  private var jerkAt: Int { 8 * perWidth }
-  private var powerAt: Int { 9 * perWidth }
-  private var delayAt: Int { powerAt + perWidth * bandCount }
-  private var covarianceAt: Int { delayAt + 2 * signals * bandCount }
-  private var deviationAt: Int { covarianceAt + 3 * widths }
-  private var previousAt: Int { deviationAt + 3 * widths }
+  /// energy of the steps, then each band's power.
+  private var lanes: [SIMD4<Double>]
+  private let block: Int
+  private var keepsAt: Int { chunks }
+  private var jointAt: Int { 2 * chunks }
+  private var filtersAt: Int { 8 * chunks }
+  private var delaysAt: Int { filtersAt + 6 * bandChunks }
+  private var signalsAt: Int { delaysAt + 2 * signals * bandChunks }
+  /// Per signal its last value.
+  private var previous: [Double]
 
   init(spec: FeatureSpec) {
     signals = spec.signals.count
     widths = spec.widthsSeconds.count
     bandCount = spec.bands.count
-    weights = spec.exponentialWeights
-    keeps = weights.map { 1 - $0 }
     rate = spec.rateHz
-    filters = spec.bandFilters.flatMap { [$0.b0, $0.b1, $0.b2, $0.a1, $0.a2] }
-    perWidth = signals * widths
-    state = []  // the offsets read the stored properties: set them all first
-    state = [Double](repeating: 0, count: previousAt + signals)
+    chunks = (widths + 3) / 4
+    bandChunks = (bandCount + 3) / 4
+    block = 9 + bandCount
+    func vectors(_ values: [Double], _ count: Int) -> [SIMD4<Double>] {
+      let padded = values + [Double](repeating: 0, count: 4 * count - values.count)
+      return (0..<count).map { SIMD4(padded[4 * $0..<4 * $0 + 4]) }
+    }
+    let weights = vectors(spec.exponentialWeights, chunks)
+    let filters = spec.bandFilters
+    let coefficients = (0..<bandChunks).flatMap { c -> [SIMD4<Double>] in
+      let chunk = Array(filters[(4 * c)..<min(4 * c + 4, filters.count)])
+      return [\.b0, \.b1, \.b2, \.a1, \.a2].map { vectors(chunk.map($0), 1)[0] } + [.zero]
+    }
+    previous = [Double](repeating: 0, count: signals)
+    lanes = []  // the offsets read the stored properties: set them all first
+    lanes =
+      weights + weights.map { 1 - $0 } + [SIMD4<Double>](repeating: .zero, count: 6 * chunks) + coefficients
+      + [SIMD4<Double>](repeating: .zero, count: 2 * signals * bandChunks + signals * chunks * block)
   }
 
   /// One grid sample's signals; `first` when it begins a segment.
@@ -113,69 +120,72 @@ struct ExponentialFeatures {
       return
     }
     let h = FeatureExtractor.crossingHysteresis
-    let (signals, widths, bands, rate) = (self.signals, self.widths, self.bandCount, self.rate)
-    let (mean, variance, energy, envelope, crossing, sides) = (
-      meanAt, varianceAt, energyAt, envelopeAt, crossingAt, sideAt
+    let (signals, chunks, block, bands, bandChunks) = (
+      self.signals, self.chunks, self.block, self.bandCount, self.bandChunks
     )
-    let (power, delay, covariance, deviation) = (powerAt, delayAt, covarianceAt, deviationAt)
-    let (maximum, minimum, jerk, previous) = (maximumAt, minimumAt, jerkAt, previousAt)
-    weights.withUnsafeBufferPointer { weights in
-      keeps.withUnsafeBufferPointer { keeps in
-        filters.withUnsafeBufferPointer { filters in
-          state.withUnsafeMutableBufferPointer { x in
-            for s in 0..<signals {
-              let v = values[s]
-              guard v.isFinite else { continue }
-              let square = v * v
-              let magnitude = abs(v)
-              let change = v - x[previous + s]
-              let changeSquare = change * change
-              x[previous + s] = v
-              for i in 0..<widths {
-                let at = s * widths + i
-                let a = weights[i]
-                let keep = keeps[i]
-                let d = v - x[mean + at]
-                x[mean + at] += a * d
-                x[variance + at] = keep * (x[variance + at] + a * d * d)
-                x[energy + at] += a * (square - x[energy + at])
-                x[envelope + at] = max(magnitude, keep * x[envelope + at])
-                x[maximum + at] = max(v, keep * x[maximum + at])
-                x[minimum + at] = min(v, keep * x[minimum + at])
-                x[jerk + at] += a * (changeSquare - x[jerk + at])
-                // A crossing: the side of v - mean turns to the opposite of the last nonzero one.
-                let e = v - x[mean + at]
-                let side: Double = e > h ? 1 : e < -h ? -1 : 0
-                let last = x[sides + at]
-                let crossed = side * last < 0 ? rate : 0
-                x[sides + at] = side != 0 ? side : last
-                x[crossing + at] += a * (crossed - x[crossing + at])
-                if s < 3 { x[deviation + 3 * i + s] = d }
-              }
-              // The bands: each filter once, its output's power at every width.
-              for b in 0..<bands {
-                let k = delay + 2 * (s * bands + b)
-                let f = 5 * b
-                let y = filters[f] * v + x[k]
-                x[k] = filters[f + 1] * v - filters[f + 3] * y + x[k + 1]
-                x[k + 1] = filters[f + 2] * v - filters[f + 4] * y
-                let y2 = y * y
-                for i in 0..<widths {
-                  let at = power + (s * widths + i) * bands + b
-                  x[at] += weights[i] * (y2 - x[at])
-                }
-              }
-            }
-            for i in 0..<widths {
-              let c = covariance + 3 * i
-              let a = weights[i]
-              let keep = keeps[i]
-              let (dx, dy, dz) = (x[deviation + 3 * i], x[deviation + 3 * i + 1], x[deviation + 3 * i + 2])
-              x[c] = keep * (x[c] + a * dx * dy)
-              x[c + 1] = keep * (x[c + 1] + a * dx * dz)
-              x[c + 2] = keep * (x[c + 2] + a * dy * dz)
+    let rate = SIMD4<Double>(repeating: self.rate)
+    let (keeps, joint, filters, delays, blocks) = (keepsAt, jointAt, filtersAt, delaysAt, signalsAt)
+    previous.withUnsafeMutableBufferPointer { previous in
+      lanes.withUnsafeMutableBufferPointer { lanes in
+        for s in 0..<signals {
+          let v = values[s]
+          guard v.isFinite else { continue }
+          let change = v - previous[s]
+          previous[s] = v
+          let value = SIMD4(repeating: v)
+          let square = SIMD4(repeating: v * v)
+          let magnitude = SIMD4(repeating: abs(v))
+          let changeSquare = SIMD4(repeating: change * change)
+          // The bands: each filter once, its output's power at every width below.
+          for c in 0..<bandChunks {
+            let f = filters + 6 * c
+            let z = delays + 2 * (s * bandChunks + c)
+            let y = lanes[f] * value + lanes[z]
+            lanes[z] = lanes[f + 1] * value - lanes[f + 3] * y + lanes[z + 1]
+            lanes[z + 1] = lanes[f + 2] * value - lanes[f + 4] * y
+            lanes[f + 5] = y * y
+          }
+          for c in 0..<chunks {
+            let at = blocks + (s * chunks + c) * block
+            let a = lanes[c]
+            let keep = lanes[keeps + c]
+            let d = value - lanes[at]
+            let mean = lanes[at] + a * d
+            lanes[at] = mean
+            lanes[at + 1] = keep * (lanes[at + 1] + a * d * d)
+            lanes[at + 2] += a * (square - lanes[at + 2])
+            // max(p, q) is q >= p ? q : p and min(p, q) is q < p ? q : p, as in the C.
+            let envelope = keep * lanes[at + 3]
+            lanes[at + 3] = magnitude.replacing(with: envelope, where: envelope .>= magnitude)
+            let maximum = keep * lanes[at + 6]
+            lanes[at + 6] = value.replacing(with: maximum, where: maximum .>= value)
+            let minimum = keep * lanes[at + 7]
+            lanes[at + 7] = value.replacing(with: minimum, where: minimum .< value)
+            lanes[at + 8] += a * (changeSquare - lanes[at + 8])
+            // A crossing: the side of v - mean turns to the opposite of the last nonzero one.
+            let e = value - mean
+            var side = SIMD4<Double>.zero
+            side.replace(with: 1, where: e .> h)
+            side.replace(with: -1, where: e .< -h)
+            let last = lanes[at + 5]
+            let crossed = SIMD4<Double>.zero.replacing(with: rate, where: side * last .< 0)
+            lanes[at + 5] = last.replacing(with: side, where: side .!= 0)
+            lanes[at + 4] += a * (crossed - lanes[at + 4])
+            if s < 3 { lanes[joint + 6 * c + 3 + s] = d }
+            for b in 0..<bands {
+              let y2 = SIMD4(repeating: lanes[filters + 6 * (b / 4) + 5][b % 4])
+              lanes[at + 9 + b] += a * (y2 - lanes[at + 9 + b])
             }
           }
+        }
+        for c in 0..<chunks {
+          let a = lanes[c]
+          let keep = lanes[keeps + c]
+          let j = joint + 6 * c
+          let (dx, dy, dz) = (lanes[j + 3], lanes[j + 4], lanes[j + 5])
+          lanes[j] = keep * (lanes[j] + a * dx * dy)
+          lanes[j + 1] = keep * (lanes[j + 1] + a * dx * dz)
+          lanes[j + 2] = keep * (lanes[j + 2] + a * dy * dz)
         }
       }
     }
@@ -184,78 +194,77 @@ struct ExponentialFeatures {
   /// A segment's first sample: the means at the values, the energies at their squares, the
   /// envelopes at their sizes, the rest at 0; the filters start from rest and read the value.
   private mutating func start(_ values: UnsafeBufferPointer<Double>) {
-    let (widths, bands) = (self.widths, self.bandCount)
-    let perWidth = self.perWidth
-    let (mean, energy, envelope, power, delay) = (meanAt, energyAt, envelopeAt, powerAt, delayAt)
-    let (maximum, minimum, previous) = (maximumAt, minimumAt, previousAt)
-    let (filters, signals) = (self.filters, self.signals)
-    let (zeroFrom, zeroTo) = (covarianceAt, previousAt)
-    state.withUnsafeMutableBufferPointer { x in
-      for s in 0..<signals {
-        let v = values[s]
-        guard v.isFinite else { continue }
-        for i in 0..<widths {
-          let at = s * widths + i
-          for field in 0..<9 { x[field * perWidth + at] = 0 }
-          x[mean + at] = v
-          x[energy + at] = v * v
-          x[envelope + at] = abs(v)
-          x[maximum + at] = v
-          x[minimum + at] = v
-          for b in 0..<bands { x[power + at * bands + b] = 0 }
-        }
-        for b in 0..<bands {
-          let k = delay + 2 * (s * bands + b)
-          let f = 5 * b
-          let y = filters[f] * v
-          x[k] = filters[f + 1] * v - filters[f + 3] * y
-          x[k + 1] = filters[f + 2] * v - filters[f + 4] * y
-        }
-        x[previous + s] = v
+    let (chunks, block, bandChunks) = (self.chunks, self.block, self.bandChunks)
+    let (joint, filters, delays, blocks) = (jointAt, filtersAt, delaysAt, signalsAt)
+    for s in 0..<signals {
+      let v = values[s]
+      guard v.isFinite else { continue }
+      let value = SIMD4(repeating: v)
+      for c in 0..<chunks {
+        let at = blocks + (s * chunks + c) * block
+        for field in 0..<block { lanes[at + field] = .zero }
+        lanes[at] = value
+        lanes[at + 2] = value * value
+        lanes[at + 3] = SIMD4(repeating: abs(v))
+        lanes[at + 6] = value
+        lanes[at + 7] = value
       }
-      for k in zeroFrom..<zeroTo { x[k] = 0 }
+      for c in 0..<bandChunks {
+        let f = filters + 6 * c
+        let z = delays + 2 * (s * bandChunks + c)
+        let y = lanes[f] * value
+        lanes[z] = lanes[f + 1] * value - lanes[f + 3] * y
+        lanes[z + 1] = lanes[f + 2] * value - lanes[f + 4] * y
+      }
+      previous[s] = v
     }
+    for k in joint..<joint + 6 * chunks { lanes[k] = .zero }
   }
 
   /// The row: for each width, every signal's statistics and band shares (a band's power over the
   /// variance; 0 while the variance is at most 1e-12), missing for the gyroscope's signals without
   /// one; then the joint features from the axes' variances and covariances.
-  func write(into row: UnsafeMutableBufferPointer<Double>, hasGyroscope: Bool) {
-    let (widths, bands) = (self.widths, self.bandCount)
-    let (mean, variance, energy, envelope, crossing) = (meanAt, varianceAt, energyAt, envelopeAt, crossingAt)
-    let (power, covariance) = (powerAt, covarianceAt)
-    let (maximum, minimum, jerk) = (maximumAt, minimumAt, jerkAt)
+  func write(into row: inout [Double], hasGyroscope: Bool) {
+    let (chunks, block, bands) = (self.chunks, self.block, self.bandCount)
+    let (joint, blocks) = (jointAt, signalsAt)
     let count = Self.statistics
-    state.withUnsafeBufferPointer { x in
-      var k = 0
-      for i in 0..<widths {
-        for s in 0..<signals {
-          let at = s * widths + i
-          if s >= 6 && !hasGyroscope {
-            for j in 0..<(count + bands) { row[k + j] = .nan }
-            k += count + bands
-            continue
+    lanes.withUnsafeBufferPointer { lanes in
+      // The lanes as doubles: field f of width i (chunk i / 4) at 4 f + i % 4.
+      let x = UnsafeRawPointer(lanes.baseAddress!).assumingMemoryBound(to: Double.self)
+      row.withUnsafeMutableBufferPointer { row in
+        var k = 0
+        for i in 0..<widths {
+          let (c, lane) = (i / 4, i % 4)
+          for s in 0..<signals {
+            if s >= 6 && !hasGyroscope {
+              for j in 0..<(count + bands) { row[k + j] = .nan }
+              k += count + bands
+              continue
+            }
+            let at = 4 * (blocks + (s * chunks + c) * block) + lane
+            let v = x[at + 4]
+            row[k] = x[at]
+            row[k + 1] = v
+            row[k + 2] = x[at + 8]
+            row[k + 3] = x[at + 12]
+            row[k + 4] = x[at + 24]
+            row[k + 5] = x[at + 28]
+            row[k + 6] = x[at + 16]
+            row[k + 7] = v > 1e-12 ? (x[at + 32] / v).squareRoot() : 0
+            k += count
+            for b in 0..<bands {
+              row[k] = v > 1e-12 ? x[at + 36 + 4 * b] / v : 0
+              k += 1
+            }
           }
-          let v = x[variance + at]
-          row[k] = x[mean + at]
-          row[k + 1] = v
-          row[k + 2] = x[energy + at]
-          row[k + 3] = x[envelope + at]
-          row[k + 4] = x[maximum + at]
-          row[k + 5] = x[minimum + at]
-          row[k + 6] = x[crossing + at]
-          row[k + 7] = v > 1e-12 ? (x[jerk + at] / v).squareRoot() : 0
-          k += count
-          for b in 0..<bands {
-            row[k] = v > 1e-12 ? x[power + at * bands + b] / v : 0
-            k += 1
-          }
+          let variance = 4 * (blocks + c * block + 1) + lane
+          let step = 4 * chunks * block
+          let j = 4 * (joint + 6 * c) + lane
+          let covariance = (
+            x[variance], x[variance + step], x[variance + 2 * step], x[j], x[j + 4], x[j + 8]
+          )
+          k = FeatureExtractor.writeJoint(covariance: covariance, row: row, at: k)
         }
-        let c = covariance + 3 * i
-        let joint = (
-          x[variance + i], x[variance + widths + i], x[variance + 2 * widths + i], x[c], x[c + 1], x[c + 2]
-        )
-        k = FeatureExtractor.writeJoint(covariance: joint, row: row, at: k)
       }
     }
   }

@@ -291,9 +291,8 @@ public struct FeatureExtractor {
   // MARK: The features of one row
 
   private mutating func computeRow() {
-    if let exponential {
-      let gyroscope = hasGyroscope
-      row.withUnsafeMutableBufferPointer { exponential.write(into: $0, hasGyroscope: gyroscope) }
+    if exponential != nil {
+      exponential!.write(into: &row, hasGyroscope: hasGyroscope)  // in place: no copy of the state
       return
     }
     var k = 0

@@ -168,11 +168,19 @@ public struct ModelRunner {
     let classifiers = model.classifiers
     let labels = model.labels
     var decoders = self.decoders
-    extractor.process(block) { _, end, values in
-      for k in classifiers.indices {
-        let p = classifiers[k].probability(values)
-        if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
-          out.append((labels[k], event))
+    let halfWidth = self.halfWidth
+    // The trees and decoders read in place: a row copies nothing and counts no references.
+    TreeEnsemble.withEvaluators(classifiers) { evaluators in
+      evaluators.withUnsafeBufferPointer { classifiers in
+        decoders.withUnsafeMutableBufferPointer { decoders in
+          extractor.process(block) { _, end, values in
+            for k in classifiers.indices {
+              let p = classifiers[k].probability(values)
+              if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
+                out.append((labels[k], event))
+              }
+            }
+          }
         }
       }
     }

@@ -102,7 +102,8 @@ public struct TreeEnsemble: Sendable, Equatable {
         }
         guard feature[i] >= 0, Int(feature[i]) < names.count else {
           throw fail(
-            "\(node) splits on feature \(feature[i]), but the model has \(names.count) features (0 to \(names.count - 1))")
+            "\(node) splits on feature \(feature[i]), but the model has \(names.count) features (0 to \(names.count - 1))"
+          )
         }
       }
       return Tree(
@@ -142,42 +143,75 @@ public struct TreeEnsemble: Sendable, Equatable {
 
   /// The probability of the positive class for one row of features in `featureNames`' order.
   public func probability(_ features: UnsafeBufferPointer<Double>) -> Double {
-    Double(Self.logistic(margin(features)))
+    withEvaluator { $0.probability(features) }
   }
 
   /// The raw margin: the base margin plus every tree's leaf, in single precision.
   public func margin(_ features: UnsafeBufferPointer<Double>) -> Float {
-    // The features as the trees compare them (single precision), once.
-    var sum = baseMargin
-    let depth = self.depth
-    withUnsafeTemporaryAllocation(of: Float.self, capacity: features.count) { values in
-      for i in features.indices { values[i] = Float(features[i]) }
-      margin(values, depth: depth, into: &sum)
-    }
-    return sum
+    withEvaluator { $0.margin(features) }
   }
 
-  /// Eight trees walk side by side (their loads overlap), every one `depth` steps; the leaves are
-  /// added in the trees' order, as XGBoost does.
-  private func margin(_ features: UnsafeMutableBufferPointer<Float>, depth: Int, into sum: inout Float) {
-    nodes.withUnsafeBufferPointer { nodes in
-      roots.withUnsafeBufferPointer { roots in
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 8) { at in
-          var t = 0
-          while t < roots.count {
-            let count = min(8, roots.count - t)
-            for lane in 0..<8 { at[lane] = Int(roots[t + min(lane, count - 1)]) }
-            for _ in 0..<depth {
-              for lane in 0..<8 {
-                let node = nodes[at[lane]]
-                let v = features[Int(node.feature)]
-                let left = v.isNaN ? node.defaultLeft : v < node.value
-                at[lane] = Int(left ? node.left : node.right)
-              }
+  /// Runs `body` with an evaluator that reads the trees in place: rows scored inside it copy
+  /// nothing and count no references.
+  public func withEvaluator<R>(_ body: (Evaluator) throws -> R) rethrows -> R {
+    try nodes.withUnsafeBufferPointer { nodes in
+      try roots.withUnsafeBufferPointer { roots in
+        try body(Evaluator(nodes: nodes, roots: roots, depth: depth, baseMargin: baseMargin))
+      }
+    }
+  }
+
+  /// Runs `body` with every ensemble's evaluator, in order.
+  public static func withEvaluators<R>(_ ensembles: [TreeEnsemble], _ body: ([Evaluator]) throws -> R)
+    rethrows -> R
+  {
+    func nest(_ k: Int, _ done: [Evaluator]) throws -> R {
+      guard k < ensembles.count else { return try body(done) }
+      return try ensembles[k].withEvaluator { try nest(k + 1, done + [$0]) }
+    }
+    return try nest(0, [])
+  }
+
+  /// The trees of an ensemble, borrowed for the time of `withEvaluator`.
+  public struct Evaluator {
+    let nodes: UnsafeBufferPointer<Node>
+    let roots: UnsafeBufferPointer<Int32>
+    let depth: Int
+    let baseMargin: Float
+
+    public func probability(_ features: UnsafeBufferPointer<Double>) -> Double {
+      Double(TreeEnsemble.logistic(margin(features)))
+    }
+
+    public func margin(_ features: UnsafeBufferPointer<Double>) -> Float {
+      // The features as the trees compare them (single precision), once.
+      var sum = baseMargin
+      withUnsafeTemporaryAllocation(of: Float.self, capacity: features.count) { values in
+        for i in features.indices { values[i] = Float(features[i]) }
+        margin(values, into: &sum)
+      }
+      return sum
+    }
+
+    /// Eight trees walk side by side (their loads overlap), every one `depth` steps; the leaves
+    /// are added in the trees' order, as XGBoost does.
+    private func margin(_ features: UnsafeMutableBufferPointer<Float>, into sum: inout Float) {
+      let (nodes, roots, depth) = (self.nodes, self.roots, self.depth)
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: 8) { at in
+        var t = 0
+        while t < roots.count {
+          let count = min(8, roots.count - t)
+          for lane in 0..<8 { at[lane] = Int(roots[t + min(lane, count - 1)]) }
+          for _ in 0..<depth {
+            for lane in 0..<8 {
+              let node = nodes[at[lane]]
+              let v = features[Int(node.feature)]
+              let left = v.isNaN ? node.defaultLeft : v < node.value
+              at[lane] = Int(left ? node.left : node.right)
             }
-            for lane in 0..<count { sum += nodes[at[lane]].value }
-            t += 8
           }
+          for lane in 0..<count { sum += nodes[at[lane]].value }
+          t += 8
         }
       }
     }

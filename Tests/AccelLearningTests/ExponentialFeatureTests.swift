@@ -71,7 +71,7 @@ import Testing
     }
     func row() -> [Double] {
       var row = [Double](repeating: 0, count: spec.names.count)
-      row.withUnsafeMutableBufferPointer { state.write(into: $0, hasGyroscope: false) }
+      state.write(into: &row, hasGyroscope: false)
       return row
     }
     func value(_ row: [Double], _ name: String) -> Double { row[spec.names.firstIndex(of: name)!] }
@@ -152,6 +152,49 @@ import Testing
       let gyroscope = ["_gx_", "_gy_", "_gz_", "_gnorm_"].contains { name.contains($0) }
       #expect(without.allSatisfy { gyroscope ? $0.2[k].isNaN : $0.2[k].isFinite }, "\(name)")
     }
+  }
+
+  /// Widths and bands are kept four to a vector: five of each (two vectors, the second padded)
+  /// give every width the values it has alone, bit for bit, the bands included.
+  @Test func eachWidthIsWhatItIsAlone() throws {
+    let widths = [0.25, 0.5, 1, 2, 4]
+    var spec = Self.spec(widths: widths, gyroscope: true)
+    spec.bands = [
+      FeatureSpec.FrequencyBand(0, 1), FeatureSpec.FrequencyBand(1, 2), FeatureSpec.FrequencyBand(2, 4),
+      FeatureSpec.FrequencyBand(4, 8), FeatureSpec.FrequencyBand(8, 16),
+    ]
+    var together = ExponentialFeatures(spec: spec)
+    var alone = widths.map { width -> (FeatureSpec, ExponentialFeatures) in
+      var one = spec
+      one.widthsSeconds = [width]
+      return (one, ExponentialFeatures(spec: one))
+    }
+    var generator = SeededGenerator(seed: 5)
+    var row = [Double](repeating: 0, count: spec.names.count)
+    let columns = Dictionary(uniqueKeysWithValues: spec.names.enumerated().map { ($1, $0) })
+    var differing: [String] = []
+    for n in 0..<600 {
+      // Ten signals of noise and a sine; one value in 50 missing, as a gap in the gyroscope is.
+      let values = (0..<10).map { s -> Double in
+        if n % 50 == 7 && s == 8 { return .nan }
+        return sin(Double(n * (s + 1)) * 0.05) + Double.random(in: -0.5...0.5, using: &generator)
+      }
+      values.withUnsafeBufferPointer { v in
+        together.update(v, first: n == 0)
+        for k in alone.indices { alone[k].1.update(v, first: n == 0) }
+      }
+      guard n % 7 == 0 else { continue }
+      together.write(into: &row, hasGyroscope: true)
+      for (one, state) in alone {
+        var single = [Double](repeating: 0, count: one.names.count)
+        state.write(into: &single, hasGyroscope: true)
+        for (k, name) in one.names.enumerated() where row[columns[name]!] != single[k] {
+          differing.append("\(name) after \(n) samples: \(row[columns[name]!]) against \(single[k])")
+        }
+      }
+    }
+    let count = differing.count
+    #expect(count == 0, "\(count) values differ, first \(differing.first ?? "")")
   }
 
   /// A constant axis has no variance, no band power and no crossing, exactly; a gap longer than
