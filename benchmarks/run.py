@@ -315,10 +315,10 @@ def tasks(accelkit, csv_path, npy_path, replay="replay"):
         ], npy_path) for rule, fn in (("three-peak", "three_peak"), ("angular-change", "angular_change"), ("seismic", "seismic"))
     ] + [
         ("detect-shakes learned-shake (from NPY)", [accelkit, "detect-shakes", npy_path, "-o", null], [
-            ("numpy/scipy window features + xgboost", [
+            ("numpy/scipy %s features + xgboost" % built_in_features(), [
                 sys.executable, os.path.join(ROOT, "benchmarks", "peers", "learned_shake.py"),
                 "--events", os.path.join(WORK, "learned_py.csv")]),
-        ] if built_in_features() == "windows" else [], npy_path),
+        ], npy_path),
         ("detect-shakes three-peak (from CSV)", [accelkit, "detect-shakes", "--rule", "three-peak", csv_path, "-o", null], [
             ("pandas.read_csv + numpy/scipy + Python state machine", python_task(
                 "import numpy as np, pandas as pd\nsys.path.insert(0, %r)\nfrom shake_rules import three_peak\n#--\n"
@@ -411,15 +411,9 @@ def check_windows():
 
 
 def built_in_features():
-    """The built-in model's kind of features: the numpy peer computes windows only, so a built-in
-    model with exponential features is timed without it (said once on stderr)."""
+    """The built-in model's kind of features (windows or exponential), for the peer's name."""
     with open(os.path.join(ROOT, "models", "shake", "detector.json")) as f:
-        kind = json.load(f)["features"].get("kind", "windows")
-    if kind != "windows" and not getattr(built_in_features, "said", False):
-        built_in_features.said = True
-        print("detect-shakes learned-shake: no peer (benchmarks/peers/learned_shake.py computes window features; "
-              "the built-in model's are %s)" % kind, file=sys.stderr)
-    return kind
+        return json.load(f)["features"].get("kind", "windows")
 
 
 def check_learned(accelkit, npy_path):

@@ -82,34 +82,53 @@ import Testing
     #expect(check.stdout.contains("shake: largest difference"), "\(check.stdout)")
   }
 
-  /// The window features written independently with numpy and scipy
-  /// (benchmarks/peers/learned_shake.py, from docs/LEARNING.md's definitions) agree with
-  /// `accelkit features` to 1e-9 on a jittered trace with shakes, for a model with the default
-  /// windows; the peer refuses exponential features, which it does not compute.
+  /// The features written independently with numpy and scipy (benchmarks/peers/learned_shake.py,
+  /// from docs/LEARNING.md's definitions) agree with `accelkit features` to 1e-9 on a jittered
+  /// trace with shakes: a model's windows, and the built-in model's exponential averages whose
+  /// rows span 1 s; a value changed by a thousandth fails the check, and the peer refuses windows
+  /// with a span, which it does not compute.
   @Test func numpyComputesTheSameFeatures() throws {
     let python = Tools.python(importing: ["numpy", "scipy"])
     #expect(python != nil, Comment(rawValue: Tools.missing("python3 with numpy and scipy", package: "scipy")))
     guard let python else { return }
     let dir = Paths.temporaryDirectory()
     #expect(try trainSmall(dir + "/m").status == 0)
-    let features = try accelkit([
-      "features", Self.test + "/003.csv", "--model", dir + "/m", "-o", dir + "/f.csv",
-    ])
-    #expect(features.status == 0, "\(features.stderr)")
+    let builtIn = Paths.packageRoot + "/models/shake"
+    for (model, name) in [(dir + "/m", "w"), (builtIn, "e")] {
+      let features = try accelkit([
+        "features", Self.test + "/003.csv", "--model", model, "-o", "\(dir)/\(name).csv",
+      ])
+      #expect(features.status == 0, "\(features.stderr)")
+    }
     // A model brings its own features: a span beside it is refused.
     let both = try accelkit([
       "features", Self.test + "/003.csv", "--model", dir + "/m", "--span", "1", "-o", dir + "/g.csv",
     ])
     #expect(both.status == 64 && both.stderr.contains("--span go without it"), "\(both.stderr)")
     let peer = "\(python) \(Paths.packageRoot)/benchmarks/peers/learned_shake.py"
-    let check = try accelkit(
-      [], shell: "\(peer) --model \(dir)/m --check-features \(dir)/f.csv \(Self.test)/003.csv")
-    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-    #expect(check.stdout.contains("features: "), "\(check.stdout)")
-    #expect(try trainSmall(dir + "/e", ["--exponential"]).status == 0)
+    for (model, name) in [(dir + "/m", "w"), (builtIn, "e")] {
+      let check = try accelkit(
+        [], shell: "\(peer) --model '\(model)' --check-features \(dir)/\(name).csv \(Self.test)/003.csv")
+      #expect(
+        check.status == 0 && check.stdout.contains("features: "), "\(name): \(check.stdout)\(check.stderr)")
+    }
+    // One value of the built-in model's row 10 (its first feature, a mean) off by a thousandth.
+    var lines = String(decoding: readFile(dir + "/e.csv") ?? [], as: UTF8.self).split(separator: "\n").map(
+      String.init)
+    let header = lines[0].split(separator: ",").map(String.init)
+    var fields = lines[10].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let k = try #require(header.firstIndex(of: "e0.25_x_mean"))
+    fields[k] = String((Double(fields[k]) ?? 0) * 1.001 + 1e-6)
+    lines[10] = fields.joined(separator: ",")
+    writeFile(dir + "/changed.csv", lines.joined(separator: "\n") + "\n")
+    let changed = try accelkit(
+      [], shell: "\(peer) --model '\(builtIn)' --check-features \(dir)/changed.csv \(Self.test)/003.csv")
+    #expect(
+      changed.status == 1 && changed.stdout.contains("e0.25_x_mean"), "\(changed.stdout)\(changed.stderr)")
+    #expect(try trainSmall(dir + "/s", ["--span", "1"]).status == 0)
     let refused = try accelkit(
-      [], shell: "\(peer) --model \(dir)/e --check-features \(dir)/f.csv \(Self.test)/003.csv")
-    #expect(refused.status == 2 && refused.stderr.contains("exponential"), "\(refused.stderr)")
+      [], shell: "\(peer) --model \(dir)/s --check-features \(dir)/w.csv \(Self.test)/003.csv")
+    #expect(refused.status == 2 && refused.stderr.contains("span_s"), "\(refused.stderr)")
   }
 
   @Test func featuresWriteNPYWithTheSameColumns() throws {

@@ -1,8 +1,9 @@
-"""accelkit's learned detector with window features written with numpy, scipy and Python's xgboost:
-the benchmark's peer for `accelkit detect-shakes --model DIR` with a windowed model, and an
-independent reading of the window features' definitions in docs/LEARNING.md. It refuses a model
-of exponential features (exit 2), which it does not compute: the built-in model's, since it moved
-to them.
+"""accelkit's learned detector with its features written with numpy, scipy and Python's xgboost:
+the benchmark's peer for `accelkit detect-shakes` (the built-in model) and `--model DIR`, and an
+independent reading of the features' definitions in docs/LEARNING.md: window features with array
+operations over windows, exponential features (the built-in model's) with scipy's lfilter for
+the averages that are linear recursions and running maxima, rescaled a block at a time, for the
+decaying extremes.
 
     python3 learned_shake.py [--model MODEL_DIR] [--events EVENTS.csv] TRACE.npy
     python3 learned_shake.py [--model MODEL_DIR] --check-features FEATURES.csv TRACE.npy|TRACE.csv
@@ -10,10 +11,10 @@ to them.
 reads a structured NPY with t, x, y, z (g), computes the model's features (models/shake by default) on its grid with array
 operations (chunks of rows, so that memory stays bounded), predicts with xgboost and decodes the
 probabilities with the model's hysteresis, and writes start,end,reported,peak,status rows.
-With --check-features it compares its features with those `accelkit features TRACE -o
-FEATURES.csv` wrote (the model's specification) and exits 1 when any differs by more than 1e-9
-(relative, or absolute below 1). Traces with gaps longer than a second are not handled (the
-benchmark's have none)."""
+With --check-features it compares its features with those `accelkit features TRACE --model
+MODEL_DIR -o FEATURES.csv` wrote and exits 1 when any differs by more than 1e-9 (relative, or
+absolute below 1). Traces with gaps longer than a second, windows with a span_s and decodings with
+a hold are not handled (exit 2: the benchmark's traces and the built-in model have none)."""
 import json
 import os
 import sys
@@ -107,7 +108,11 @@ def joint_features(x, y, z):
     for i in range(3):
         for j in range(3):
             c[:, i, j] = (d[i] * d[j]).mean(axis=1)
+    return joint_from_covariance(c)
 
+
+def joint_from_covariance(c):
+    """The joint features of rows of 3x3 covariances."""
     def correlation(i, j):
         a, b = c[:, i, i], c[:, j, j]
         ok = (a > 1e-12) & (b > 1e-12)
@@ -152,6 +157,110 @@ def features(t, x, y, z, spec, chunk=20000):
             columns.append(np.stack(per_width))
         blocks.append(np.concatenate(columns, axis=1))
     return grid[ends], np.concatenate(blocks)
+
+
+def decaying_extreme(v, keep, first, pick):
+    """m_0 = first, m_n = pick(v_n, keep m_(n-1)) (pick: np.maximum or np.minimum), for n >= 1: a
+    running extreme of v_j keep^-j, scaled back by keep^n, a block at a time (so that keep^-j
+    stays finite)."""
+    out = np.empty(len(v))
+    out[0] = first
+    block = 128
+    scale = keep ** -np.arange(1, block + 1, dtype=float)
+    back = keep ** np.arange(1, block + 1, dtype=float)
+    accumulate = pick.accumulate
+    m = first
+    for lo in range(1, len(v), block):
+        piece = v[lo:lo + block]
+        n = len(piece)
+        running = accumulate(np.concatenate(([m], piece * scale[:n])))[1:]
+        out[lo:lo + n] = running * back[:n]
+        m = out[lo + n - 1]
+    return out
+
+
+def exponential_features(t, x, y, z, spec):
+    """(row end times, feature matrix in the spec's name order) of exponential features: per
+    width w, a = 1 - exp(-step / (w / 2)), the updates of docs/LEARNING.md from the first grid
+    sample; a row every hop once the span has passed."""
+    rate = spec["rate_hz"]
+    step = 1.0 / rate
+    grid, signals = grid_signals(t, x, y, z, spec)
+    names = ["x", "y", "z", "norm", "vert", "horiz"]
+    windows = [max(4, int(round(w * rate))) for w in spec["widths_s"]]
+    span = max(1, int(round(spec["span_s"] * rate))) if "span_s" in spec else min(windows)
+    first_row = max(min(windows), span)
+    hop = max(1, int(round(spec["hop_s"] * rate)))
+    ends = np.arange(first_row - 1, len(grid), hop)
+    filters = []
+    for low, high in spec["bands_hz"]:
+        # Each band's filter by the bilinear transform with prewarped edges (scipy's butter).
+        if low == 0:
+            filters.append(signal.butter(2, high, fs=rate))
+        else:
+            filters.append(signal.butter(1, [low, high], "bandpass", fs=rate))
+
+    def recursion(a, keep, inputs, initial):
+        """y_0 = initial, y_n = keep y_(n-1) + a inputs_n for n >= 1."""
+        out = np.empty(len(inputs))
+        out[0] = initial
+        out[1:] = signal.lfilter([a], [1.0, -keep], inputs[1:], zi=[keep * initial])[0]
+        return out
+
+    columns = []
+    for width in spec["widths_s"]:
+        a = 1 - np.exp(-step / (width / 2))
+        keep = 1 - a
+        deviations = {}
+        variances = {}
+        for s in names:
+            v = signals[s]
+            mean = recursion(a, keep, v, v[0])
+            d = np.empty(len(v))
+            d[0] = 0.0
+            d[1:] = v[1:] - mean[:-1]
+            deviations[s] = d
+            variance = recursion(keep * a, keep, d * d, 0.0)
+            variances[s] = variance
+            energy = recursion(a, keep, v * v, v[0] * v[0])
+            envelope = decaying_extreme(np.abs(v), keep, abs(v[0]), np.maximum)
+            maximum = decaying_extreme(v, keep, v[0], np.maximum)
+            minimum = decaying_extreme(v, keep, v[0], np.minimum)
+            change = np.concatenate(([0.0], np.diff(v)))
+            jerk = recursion(a, keep, change * change, 0.0)
+            # Crossings: the side of v - mean against the last nonzero side before it (none at
+            # a segment's first sample).
+            e = v - mean
+            side = (e > HYSTERESIS).astype(np.int8) - (e < -HYSTERESIS).astype(np.int8)
+            side[0] = 0
+            index = np.arange(len(v))
+            last = np.maximum.accumulate(np.where(side != 0, index, 0))
+            held = side[last]
+            before = np.concatenate(([0], held[:-1]))
+            crossed = np.where(side * before < 0, rate, 0.0)
+            crossing = recursion(a, keep, crossed, 0.0)
+            ok = variance > 1e-12
+            safe = np.where(ok, variance, 1.0)
+            parts = [mean, variance, energy, envelope, maximum, minimum, crossing,
+                     np.where(ok, np.sqrt(jerk / safe), 0.0)]
+            for b, c in filters:
+                # From rest, reading the first value (transposed direct form II, as lfilter).
+                y0 = b[0] * v[0]
+                zi = [b[1] * v[0] - c[1] * y0, b[2] * v[0] - c[2] * y0]
+                out = np.empty(len(v))
+                out[0] = y0
+                out[1:] = signal.lfilter(b, c, v[1:], zi=zi)[0]
+                power = recursion(a, keep, out * out, 0.0)
+                parts.append(np.where(ok, power / safe, 0.0))
+            columns += [p[ends] for p in parts]
+        dx, dy, dz = deviations["x"], deviations["y"], deviations["z"]
+        c = np.empty((len(ends), 3, 3))
+        for i, s in enumerate("xyz"):
+            c[:, i, i] = variances[s][ends]
+        for (i, j), (p, q) in zip([(0, 1), (0, 2), (1, 2)], [(dx, dy), (dx, dz), (dy, dz)]):
+            c[:, i, j] = c[:, j, i] = recursion(keep * a, keep, p * q, 0.0)[ends]
+        columns += joint_from_covariance(c)
+    return grid[ends], np.stack(columns, axis=1)
 
 
 def decode(ends, p, decoding, half_width):
@@ -233,24 +342,29 @@ def main():
     with open(os.path.join(args.model, "detector.json")) as f:
         detector = json.load(f)
     spec = detector["features"]
-    unsupported = ("exponential features" if spec.get("kind", "windows") != "windows"
-                   else "a span_s" if "span_s" in spec else None)
+    exponential = spec.get("kind", "windows") == "exponential"
+    label = detector["labels"][0]
+    unsupported = ("a span_s with windows" if "span_s" in spec and not exponential
+                   else "a hold in its decoding" if detector["decoding"][label].get("hold_s", 0) > 0 else None)
     if unsupported:
-        print("learned_shake.py computes window features on rows that span the shortest window; %s has %s, "
-              "which it does not" % (os.path.join(args.model, "detector.json"), unsupported), file=sys.stderr)
+        print("learned_shake.py does not handle %s (%s)" % (unsupported, os.path.join(args.model, "detector.json")),
+              file=sys.stderr)
         sys.exit(2)
     if args.trace.endswith(".csv"):
         a = np.genfromtxt(args.trace, delimiter=",", names=True)
     else:
         a = np.load(args.trace)
-    ends, matrix = features(a["t"], a["x"], a["y"], a["z"], spec)
+    compute = exponential_features if exponential else features
+    ends, matrix = compute(a["t"], a["x"], a["y"], a["z"], spec)
     if args.check_features:
         sys.exit(check(ends, matrix, spec["names"], args.check_features))
     import xgboost
-    label = detector["labels"][0]
     booster = xgboost.Booster(model_file=os.path.join(args.model, detector["classifiers"][label]))
     p = booster.predict(xgboost.DMatrix(matrix, feature_names=spec["names"]))
-    half_width = (int(round(min(spec["widths_s"]) * spec["rate_hz"])) - 1) / spec["rate_hz"] / 2
+    rate = spec["rate_hz"]
+    span = (max(1, int(round(spec["span_s"] * rate))) if "span_s" in spec
+            else min(max(4, int(round(w * rate))) for w in spec["widths_s"]))
+    half_width = (span - 1) / rate / 2
     events = decode(ends, p, detector["decoding"][label], half_width)
     if args.events:
         with open(args.events, "w") as f:
