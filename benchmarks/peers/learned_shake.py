@@ -9,7 +9,8 @@ decaying extremes.
     python3 learned_shake.py [--model MODEL_DIR] --check-features FEATURES.csv TRACE.npy|TRACE.csv
 
 reads a structured NPY with t, x, y, z (g), computes the model's features (models/shake by default) on its grid with array
-operations (chunks of rows, so that memory stays bounded), predicts with xgboost and decodes the
+operations (window features in chunks of rows, so that memory stays bounded; exponential features
+over whole arrays, about 700 bytes a sample), predicts with xgboost and decodes the
 probabilities with the model's hysteresis, and writes start,end,reported,peak,status rows.
 With --check-features it compares its features with those `accelkit features TRACE --model
 MODEL_DIR -o FEATURES.csv` wrote and exits 1 when any differs by more than 1e-9 (relative, or
