@@ -3,6 +3,7 @@
 benchmark trace, beside detect-shakes on the same trace as a whole process.
 
     python3 benchmarks/export_throughput.py [--rows N] [--precision double|float] [--model DIR ...]
+                                            [--define NAME ...]
 
 The trace is benchmarks/run.py's (100 Hz walking with shakes, under benchmarks/work/); bench.c holds it in memory and
 times push over it for at least a second, so the figure is the detector's alone (no parsing).
@@ -35,6 +36,8 @@ def main():
     parser.add_argument("--precision", choices=["double", "float"], default="double")
     parser.add_argument("--model", action="append", default=[],
                         help="a model directory accelkit train wrote, timed after the rules (repeatable)")
+    parser.add_argument("--define", action="append", default=[],
+                        help="a macro the headers are compiled with, e.g. AK_DETECTOR_EARLY_STOP (repeatable)")
     args = parser.parse_args()
     detectors = [(name, ["--rule", rule] + params, gyroscope) for name, rule, params, gyroscope in RULES]
     detectors += [("model " + os.path.basename(os.path.normpath(m)), ["--model", os.path.abspath(m)], False)
@@ -49,15 +52,17 @@ def main():
         imu = os.path.join(work, "imu.csv")
         subprocess.run([accelkit, "convert", "--channels", "acc,gyro", run.generate_imu(args.rows), "-o", imu],
                        check=True)
-        print(f"{args.rows} samples at 100 Hz, {args.precision}; cc -std=c99 -O2")
+        defines = ["-D" + name for name in args.define]
+        print(f"{args.rows} samples at 100 Hz, {args.precision}; cc -std=c99 -O2 {' '.join(defines)}".rstrip())
         print(f"{'rule':28} {'exported (samples/s)':>22} {'detect-shakes (samples/s)':>26}")
         for k, (name, detector, gyroscope) in enumerate(detectors):
             out = os.path.join(work, str(k))
             trace_k = imu if gyroscope else trace
             subprocess.run([accelkit, "export", "--rate", "100", "--precision", args.precision, "-o", out]
                            + detector, check=True, stderr=subprocess.DEVNULL)
-            subprocess.run(["cc", "-std=c99", "-O2", "-I", out, os.path.join(ROOT, "Examples/firmware/bench.c"),
-                            "-o", os.path.join(out, "bench"), "-lm"], check=True)
+            subprocess.run(["cc", "-std=c99", "-O2"] + defines
+                           + ["-I", out, os.path.join(ROOT, "Examples/firmware/bench.c"), "-o", os.path.join(out, "bench"),
+                              "-lm"], check=True)
             line = subprocess.run([os.path.join(out, "bench"), trace_k], check=True, capture_output=True,
                                   text=True).stdout.strip()
             exported = float(line.split(": ")[1].split(" ")[0])

@@ -1,6 +1,7 @@
 /* bench.c: the throughput of an exported detector's push, on a trace held in memory.
  *
  *   cc -std=c99 -O2 -I DIR Examples/firmware/bench.c -o bench -lm
+ *   (add -DAK_DETECTOR_EARLY_STOP for a learned model's trees stopped early; docs/EXPORT.md)
  *   ./bench trace.csv        (t,x,y,z or t,x,y,z,gx,gy,gz with a header; at least 1 s of work
  *                             is timed; with the gyroscope every sample goes to push_gyro)
  *

@@ -81,7 +81,12 @@ extension ModelDetector: CExportable {
       types: Self.types + "\n" + tables,
       state: Self.state(windowed: windowed),
       initialize: Self.initialize(windowed: windowed),
-      helpers: Self.helpers(windowed: windowed) + "\n" + Self.trees(structure, names: spec.names)
+      helpers: Self.helpers(windowed: windowed) + "\n"
+        + Self.trees(
+          structure, names: spec.names,
+          stops: zip(model.classifiers, decoding).map { classifier, decoding in
+            classifier.marginSurelyBelow(decoding.floor).map { (limit: $0, most: classifier.mostRemaining) }
+          })
         + Self.classify(labels: labels) + Self.gridCode(windowed: windowed),
       push:
         "return ak_detector_read(s, t, x, y, z, (ak_detector_real)NAN, (ak_detector_real)NAN, (ak_detector_real)NAN, e);",
@@ -984,10 +989,29 @@ extension ModelDetector: CExportable {
     """
 
   /// Every tree as a function of the row's features in single precision, and each label's margin.
-  static func trees(_ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String])
-    -> String
-  {
-    var text = ""
+  /// With a stop (`TreeEnsemble.marginSurelyBelow` of the decoding's floor and the most each
+  /// group of eight trees and the later ones can add) and AK_DETECTOR_EARLY_STOP defined when the
+  /// header is compiled, the margin is minus infinity (a probability of 0) as soon as the trees
+  /// added so far prove it below the limit, as
+  /// `TreeEnsemble.Evaluator.probability(_:unlessBelow:)` does (there the sum plus the bound
+  /// below the limit, here the sum below the limit minus the bound, rounded down to a float).
+  static func trees(
+    _ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String],
+    stops: [(limit: Double, most: [Double])?]
+  ) -> String {
+    var text =
+      stops.contains { $0 != nil }
+      ? """
+      /* Compiled with AK_DETECTOR_EARLY_STOP defined, a row stops walking the trees once those walked
+         prove its probability below everything the decoding compares with (about a third of the
+         trees on everyday motion): the events are the same, the code a little larger. */
+      #ifdef AK_DETECTOR_EARLY_STOP
+      #define AK_DETECTOR_STOP_BELOW(m, limit) if ((m) < (limit)) return -INFINITY
+      #else
+      #define AK_DETECTOR_STOP_BELOW(m, limit) (void)0
+      #endif
+
+      """ : ""
     for (l, ensemble) in structure.enumerated() {
       for (t, nodes) in ensemble.trees.enumerated() {
         text += "static inline float ak_detector_tree_\(l)_\(t)(const float *f) {\n"
@@ -1010,11 +1034,23 @@ extension ModelDetector: CExportable {
         emit(0, 1)
         text += "}\n\n"
       }
+      let stop = stops[l]
       text +=
-        "/* Label \(l)'s margin: the base and every tree's leaf, added in single precision in order. */\n"
+        "/* Label \(l)'s margin: the base and every tree's leaf, added in single precision in order"
+        + (stop == nil
+          ? ". */\n"
+          : "; minus infinity once the later trees cannot lift it to what the decoding compares with. */\n")
       text += "static inline float ak_detector_margin_\(l)(const float *f) {\n"
       text += "  float m = \(floatLiteral(ensemble.baseMargin));\n"
-      for t in ensemble.trees.indices { text += "  m += ak_detector_tree_\(l)_\(t)(f);\n" }
+      for t in ensemble.trees.indices {
+        if let stop, t % 8 == 0 {
+          let below = stop.limit - stop.most[t / 8]
+          let rounded = Float(below)
+          text +=
+            "  AK_DETECTOR_STOP_BELOW(m, \(floatLiteral(Double(rounded) > below ? rounded.nextDown : rounded)));\n"
+        }
+        text += "  m += ak_detector_tree_\(l)_\(t)(f);\n"
+      }
       text += "  return m;\n}\n\n"
     }
     return text

@@ -225,45 +225,60 @@ struct ExponentialFeatures {
   /// variance; 0 while the variance is at most 1e-12), missing for the gyroscope's signals without
   /// one; then the joint features from the axes' variances and covariances.
   func write(into row: inout [Double], hasGyroscope: Bool) {
-    let (chunks, block, bands) = (self.chunks, self.block, self.bandCount)
+    let (chunks, block, bands, widths) = (self.chunks, self.block, self.bandCount, self.widths)
     let (joint, blocks) = (jointAt, signalsAt)
     let count = Self.statistics
+    let perSignal = count + bands
+    let perWidth = row.count / widths
+    let tiny = SIMD4<Double>(repeating: 1e-12)
     lanes.withUnsafeBufferPointer { lanes in
-      // The lanes as doubles: field f of width i (chunk i / 4) at 4 f + i % 4.
-      let x = UnsafeRawPointer(lanes.baseAddress!).assumingMemoryBound(to: Double.self)
       row.withUnsafeMutableBufferPointer { row in
-        var k = 0
-        for i in 0..<widths {
-          let (c, lane) = (i / 4, i % 4)
+        // Four widths at a time (a chunk's lanes, so the divisions and roots are vector ones),
+        // each lane to its width's place in the row.
+        for c in 0..<chunks {
+          let first = 4 * c
+          let present = min(4, widths - first)
           for s in 0..<signals {
+            let base = first * perWidth + s * perSignal
             if s >= 6 && !hasGyroscope {
-              for j in 0..<(count + bands) { row[k + j] = .nan }
-              k += count + bands
+              for i in 0..<present {
+                for j in 0..<perSignal { row[base + i * perWidth + j] = .nan }
+              }
               continue
             }
-            let at = 4 * (blocks + (s * chunks + c) * block) + lane
-            let v = x[at + 4]
-            row[k] = x[at]
-            row[k + 1] = v
-            row[k + 2] = x[at + 8]
-            row[k + 3] = x[at + 12]
-            row[k + 4] = x[at + 24]
-            row[k + 5] = x[at + 28]
-            row[k + 6] = x[at + 16]
-            row[k + 7] = v > 1e-12 ? (x[at + 32] / v).squareRoot() : 0
-            k += count
+            let at = blocks + (s * chunks + c) * block
+            let v = lanes[at + 1]
+            let some = v .> tiny
+            var ratio = SIMD4<Double>.zero
+            ratio.replace(with: (lanes[at + 8] / v).squareRoot(), where: some)
+            func put(_ j: Int, _ field: SIMD4<Double>) {
+              for i in 0..<present { row[base + i * perWidth + j] = field[i] }
+            }
+            put(0, lanes[at])
+            put(1, v)
+            put(2, lanes[at + 2])
+            put(3, lanes[at + 3])
+            put(4, lanes[at + 6])
+            put(5, lanes[at + 7])
+            put(6, lanes[at + 4])
+            put(7, ratio)
             for b in 0..<bands {
-              row[k] = v > 1e-12 ? x[at + 36 + 4 * b] / v : 0
-              k += 1
+              var share = SIMD4<Double>.zero
+              share.replace(with: lanes[at + 9 + b] / v, where: some)
+              put(count + b, share)
             }
           }
-          let variance = 4 * (blocks + c * block + 1) + lane
-          let step = 4 * chunks * block
-          let j = 4 * (joint + 6 * c) + lane
-          let covariance = (
-            x[variance], x[variance + step], x[variance + 2 * step], x[j], x[j + 4], x[j + 8]
-          )
-          k = FeatureExtractor.writeJoint(covariance: covariance, row: row, at: k)
+          let step = chunks * block
+          let variance = blocks + c * block + 1
+          let j = joint + 6 * c
+          for i in 0..<present {
+            let covariance = (
+              lanes[variance][i], lanes[variance + step][i], lanes[variance + 2 * step][i], lanes[j][i],
+              lanes[j + 1][i], lanes[j + 2][i]
+            )
+            _ = FeatureExtractor.writeJoint(
+              covariance: covariance, row: row, at: (first + i) * perWidth + signals * perSignal)
+          }
         }
       }
     }

@@ -169,15 +169,20 @@ public struct ModelRunner {
     let labels = model.labels
     var decoders = self.decoders
     let halfWidth = self.halfWidth
+    // A row whose first trees prove it below everything its decoder compares with is not scored
+    // further: the events are the same.
+    let limits = zip(classifiers, decoders).map { $0.marginSurelyBelow($1.configuration.floor) ?? -.infinity }
     // The trees and decoders read in place: a row copies nothing and counts no references.
     TreeEnsemble.withEvaluators(classifiers) { evaluators in
       evaluators.withUnsafeBufferPointer { classifiers in
-        decoders.withUnsafeMutableBufferPointer { decoders in
-          extractor.process(block) { _, end, values in
-            for k in classifiers.indices {
-              let p = classifiers[k].probability(values)
-              if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
-                out.append((labels[k], event))
+        limits.withUnsafeBufferPointer { limits in
+          decoders.withUnsafeMutableBufferPointer { decoders in
+            extractor.process(block) { _, end, values in
+              for k in classifiers.indices {
+                let p = classifiers[k].probability(values, unlessBelow: limits[k])
+                if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
+                  out.append((labels[k], event))
+                }
               }
             }
           }

@@ -56,6 +56,11 @@ public struct ProbabilityDecoder: Sendable {
         meaning: "how long windows must stay as likely as hold (0: only on begins an event)"),
     ]
 
+    /// The lowest probability the decoding compares with: below it a window's probability makes
+    /// no difference (it only ever meets `p >= threshold`), so a probability known to be below
+    /// it may be given as 0.
+    public var floor: Double { min(on, off, holdSeconds > 0 ? hold : on) }
+
     /// Throws a usage error for thresholds or durations that contradict each other.
     public func validate(owner: String) throws {
       guard off <= on else {
@@ -154,7 +159,8 @@ public struct ProbabilityDecoder: Sendable {
         pending = nil
         pendingReported = nil
       } else {
-        open = Event(start: b.start, end: center, reported: end, peak: b.peak, windows: b.windows, cancelled: false)
+        open = Event(
+          start: b.start, end: center, reported: end, peak: b.peak, windows: b.windows, cancelled: false)
         openReported = nil
       }
       noteReported(end: end)

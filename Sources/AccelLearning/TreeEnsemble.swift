@@ -37,6 +37,13 @@ public struct TreeEnsemble: Sendable, Equatable {
   var nodes: [Node] = []
   var roots: [Int32] = []
   var depth = 0
+  /// Per group of eight trees (as the walk takes them; one more entry, 0, past the last), the
+  /// most that group's and every later group's leaves can add to the margin.
+  public private(set) var mostRemaining: [Double] = []
+  /// How far single-precision rounding can move the margin's sum from the exact sum of its terms:
+  /// each addition by half a unit in the last place of a sum no larger than the base margin's
+  /// size plus every tree's largest leaf size.
+  var roundingBound = 0.0
   /// The base score in margin space (the logit of XGBoost's `base_score`).
   let baseMargin: Float
   /// The names of the features, in the model's column order.
@@ -111,6 +118,24 @@ public struct TreeEnsemble: Sendable, Equatable {
         defaultLeft: defaults.map { $0.bool ?? ($0.number == 1) })
     }
     (nodes, roots, depth) = Self.flatten(trees)
+    (mostRemaining, roundingBound) = Self.bounds(nodes: nodes, roots: roots, baseMargin: baseMargin)
+  }
+
+  /// `mostRemaining` and `roundingBound` of laid-out trees.
+  static func bounds(nodes: [Node], roots: [Int32], baseMargin: Float) -> (
+    mostRemaining: [Double], rounding: Double
+  ) {
+    let ends = roots.dropFirst().map(Int.init) + [nodes.count]
+    let leaves = zip(roots.map(Int.init), ends).map { start, end in
+      (start..<end).filter { nodes[$0].left == Int32($0) }.map { Double(nodes[$0].value) }
+    }
+    let groups = (leaves.count + 7) / 8
+    var most = [Double](repeating: 0, count: groups + 1)
+    for g in stride(from: groups - 1, through: 0, by: -1) {
+      most[g] = most[g + 1] + leaves[(8 * g)..<min(8 * g + 8, leaves.count)].reduce(0) { $0 + $1.max()! }
+    }
+    let largest = leaves.reduce(abs(Double(baseMargin))) { $0 + $1.map(abs).max()! }
+    return (most, Double(leaves.count) * largest * 0x1p-24)
   }
 
   /// Lays the trees' nodes out in one array.
@@ -146,6 +171,18 @@ public struct TreeEnsemble: Sendable, Equatable {
     withEvaluator { $0.probability(features) }
   }
 
+  /// The margin below which a row's probability is below `floor` for certain, whatever the
+  /// rounding of the margin's sum and of the logistic function (a relative error under four
+  /// units in the last place of a float, in margin space that over p (1 - p)), with room to
+  /// spare; nil for a floor so near 0 or 1 that no margin is certain (then every row is scored
+  /// in full).
+  public func marginSurelyBelow(_ floor: Double) -> Double? {
+    let spread = floor * (1 - floor)
+    guard spread > 1e-6 else { return nil }
+    let slack = 2 * (roundingBound + 4 * 0x1p-24 / spread) + 1e-3
+    return log(floor / (1 - floor)) - slack
+  }
+
   /// The raw margin: the base margin plus every tree's leaf, in single precision.
   public func margin(_ features: UnsafeBufferPointer<Double>) -> Float {
     withEvaluator { $0.margin(features) }
@@ -156,7 +193,10 @@ public struct TreeEnsemble: Sendable, Equatable {
   public func withEvaluator<R>(_ body: (Evaluator) throws -> R) rethrows -> R {
     try nodes.withUnsafeBufferPointer { nodes in
       try roots.withUnsafeBufferPointer { roots in
-        try body(Evaluator(nodes: nodes, roots: roots, depth: depth, baseMargin: baseMargin))
+        try mostRemaining.withUnsafeBufferPointer { most in
+          try body(
+            Evaluator(nodes: nodes, roots: roots, depth: depth, baseMargin: baseMargin, mostRemaining: most))
+        }
       }
     }
   }
@@ -178,9 +218,22 @@ public struct TreeEnsemble: Sendable, Equatable {
     let roots: UnsafeBufferPointer<Int32>
     let depth: Int
     let baseMargin: Float
+    let mostRemaining: UnsafeBufferPointer<Double>
 
     public func probability(_ features: UnsafeBufferPointer<Double>) -> Double {
       Double(TreeEnsemble.logistic(margin(features)))
+    }
+
+    /// The probability, or 0 when the trees walked so far prove the margin will end below
+    /// `limit` (from `marginSurelyBelow`): the rest are not walked. For a decoder, whose every
+    /// threshold is at or above the floor, the 0 and the probability are the same.
+    public func probability(_ features: UnsafeBufferPointer<Double>, unlessBelow limit: Double) -> Double {
+      var sum = baseMargin
+      let below = withUnsafeTemporaryAllocation(of: Float.self, capacity: features.count) { values in
+        for i in features.indices { values[i] = Float(features[i]) }
+        return margin(values, into: &sum, unlessBelow: limit)
+      }
+      return below ? 0 : Double(TreeEnsemble.logistic(sum))
     }
 
     public func margin(_ features: UnsafeBufferPointer<Double>) -> Float {
@@ -188,18 +241,24 @@ public struct TreeEnsemble: Sendable, Equatable {
       var sum = baseMargin
       withUnsafeTemporaryAllocation(of: Float.self, capacity: features.count) { values in
         for i in features.indices { values[i] = Float(features[i]) }
-        margin(values, into: &sum)
+        _ = margin(values, into: &sum, unlessBelow: -.infinity)
       }
       return sum
     }
 
     /// Eight trees walk side by side (their loads overlap), every one `depth` steps; the leaves
-    /// are added in the trees' order, as XGBoost does.
-    private func margin(_ features: UnsafeMutableBufferPointer<Float>, into sum: inout Float) {
-      let (nodes, roots, depth) = (self.nodes, self.roots, self.depth)
-      withUnsafeTemporaryAllocation(of: Int.self, capacity: 8) { at in
+    /// are added in the trees' order, as XGBoost does. After each eight, true (and the walk stops)
+    /// when the sum so far and the most the later trees can add stay below `limit`.
+    private func margin(
+      _ features: UnsafeMutableBufferPointer<Float>, into sum: inout Float, unlessBelow limit: Double
+    )
+      -> Bool
+    {
+      let (nodes, roots, depth, most) = (self.nodes, self.roots, self.depth, self.mostRemaining)
+      return withUnsafeTemporaryAllocation(of: Int.self, capacity: 8) { at in
         var t = 0
         while t < roots.count {
+          if Double(sum) + most[t / 8] < limit { return true }
           let count = min(8, roots.count - t)
           for lane in 0..<8 { at[lane] = Int(roots[t + min(lane, count - 1)]) }
           for _ in 0..<depth {
@@ -213,6 +272,7 @@ public struct TreeEnsemble: Sendable, Equatable {
           for lane in 0..<count { sum += nodes[at[lane]].value }
           t += 8
         }
+        return false
       }
     }
   }
