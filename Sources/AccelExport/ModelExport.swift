@@ -79,15 +79,15 @@ extension ModelDetector: CExportable {
         + (windowed
           ? [("TRANSFORM", .integer(transform), "the longest window's transform (zero-padded)")] : []),
       types: Self.types + "\n" + tables,
-      state: Self.state(windowed: windowed),
-      initialize: Self.initialize(windowed: windowed),
-      helpers: Self.helpers(windowed: windowed) + "\n"
+      state: Self.state(windowed: windowed, attitude: spec.attitude),
+      initialize: Self.initialize(windowed: windowed, attitude: spec.attitude),
+      helpers: Self.helpers(windowed: windowed, attitude: spec.attitude) + "\n"
         + Self.trees(
           structure, names: spec.names,
           stops: zip(model.classifiers, decoding).map { classifier, decoding in
             classifier.marginSurelyBelow(decoding.floor).map { (limit: $0, most: classifier.mostRemaining) }
           })
-        + Self.classify(labels: labels) + Self.gridCode(windowed: windowed),
+        + Self.classify(labels: labels) + Self.gridCode(windowed: windowed, attitude: spec.attitude),
       push:
         "return ak_detector_read(s, t, x, y, z, (ak_detector_real)NAN, (ak_detector_real)NAN, (ak_detector_real)NAN, e);",
       pushGyroscope: spec.gyroscope
@@ -182,7 +182,7 @@ extension ModelDetector: CExportable {
 
     """
 
-  static func state(windowed: Bool) -> String {
+  static func state(windowed: Bool, attitude: Bool) -> String {
     """
     /* A row (the trees read it as floats: in float precision the row itself), first in the state
        so that the trees reach it with short offsets on a microcontroller. */
@@ -198,7 +198,7 @@ extension ModelDetector: CExportable {
     /* Gravity: two cascaded one-pole low-passes. */
     int gravity_started;
     ak_detector_real g1[3], g2[3];
-    \(windowed ? windowState : exponentialState)
+    \(windowed ? windowState : exponentialState)\(attitude ? attitudeState : "")
     /* The decoders, and the events ended but not yet handed out. */
     ak_detector_decoder decoders[AK_DETECTOR_LABELS];
     ak_detector_event queue[AK_DETECTOR_QUEUE];
@@ -245,7 +245,13 @@ extension ModelDetector: CExportable {
     long rows_in_segment;
     """
 
-  static func initialize(windowed: Bool) -> String {
+  static let attitudeState = """
+    /* Per width the averages of the reading's direction (x, y, z) and of gravity's. */
+    ak_detector_real direction[AK_DETECTOR_WIDTHS][6];
+
+    """
+
+  static func initialize(windowed: Bool, attitude: Bool) -> String {
     """
     int i, j;
     s->has_origin = 0;
@@ -263,7 +269,7 @@ extension ModelDetector: CExportable {
       s->features[i] = 0;
     #endif
     }
-    \(windowed ? windowInitialize : exponentialInitialize)
+    \(windowed ? windowInitialize : exponentialInitialize)\(attitude ? "\nfor (i = 0; i < AK_DETECTOR_WIDTHS; i++)\n  for (j = 0; j < 6; j++) s->direction[i][j] = 0;" : "")
     for (i = 0; i < AK_DETECTOR_LABELS; i++) {
       s->decoders[i].is_open = s->decoders[i].has_open_reported = 0;
       s->decoders[i].is_pending = s->decoders[i].has_pending_reported = 0;
@@ -317,9 +323,9 @@ extension ModelDetector: CExportable {
     """
 
   /// The helpers: the decoder, the features' code (windows or exponential averages) and the row.
-  static func helpers(windowed: Bool) -> String {
+  static func helpers(windowed: Bool, attitude: Bool) -> String {
     decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers
-      + (windowed ? windowRow : exponentialRow)
+      + (windowed ? windowRow : exponentialRow(attitude: attitude))
   }
 
   static let decodingHelpers = """
@@ -724,7 +730,37 @@ extension ModelDetector: CExportable {
 
     """
 
-  static let exponentialRow = """
+  /// The attitude features' averages at a segment's first sample and at every other (a
+  /// direction that is not finite leaves them as they are), and the row's three per width.
+  static let attitudeStart = """
+      for (b = 0; b < 6; b++) {
+        ak_detector_real v = values[10 + b];
+        if (!isfinite(v)) continue;
+        for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->direction[i][b] = v;
+      }
+    """
+  static let attitudeUpdate = """
+      for (b = 0; b < 6; b++) {
+        ak_detector_real v = values[10 + b];
+        if (!isfinite(v)) continue;
+        for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->direction[i][b] += ak_detector_weight[i] * (v - s->direction[i][b]);
+      }
+    """
+  static let attitudeRow = """
+        /* The attitude features: user acceleration's share along gravity, the spread of the
+           reading's direction and of gravity's. */
+        {
+          ak_detector_real norm = s->energy[3][i], vert = s->energy[4][i];
+          s->row[k++] = norm > (ak_detector_real)1e-12 ? AK_DETECTOR_MIN(1, vert / norm) : 0;
+          for (b = 0; b < 2; b++) {
+            const ak_detector_real *m = s->direction[i] + 3 * b;
+            s->row[k++] = AK_DETECTOR_MAX(0, 1 - AK_DETECTOR_SQRT(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]));
+          }
+        }
+    """
+
+  static func exponentialRow(attitude: Bool) -> String {
+    """
     /* A segment's first sample: the means at the values, the energies at their squares, the envelopes
        at their sizes, the rest at 0; the filters start from rest and read the value. */
     static inline void ak_detector_start(ak_detector_state *s, const ak_detector_real *values) {
@@ -753,7 +789,7 @@ extension ModelDetector: CExportable {
       }
       for (i = 0; i < AK_DETECTOR_WIDTHS; i++)
         for (b = 0; b < 3; b++) s->covariance[i][b] = s->deviation[i][b] = 0;
-    }
+    \(attitude ? attitudeStart : "")}
 
     /* One grid sample's signals into the exponential averages, in the Swift extractor's order of
        operations; a value that is not finite leaves its signal as it is. */
@@ -817,7 +853,7 @@ extension ModelDetector: CExportable {
         c[1] = keep * (c[1] + a * dx * dz);
         c[2] = keep * (c[2] + a * dy * dz);
       }
-    }
+    \(attitude ? attitudeUpdate : "")}
 
     /* The row from the averages: each width's statistics and band shares (a band's power over the
        variance, 0 while that is at most 1e-12) of every signal, then its joint features. */
@@ -850,18 +886,19 @@ extension ModelDetector: CExportable {
         c[4] = s->covariance[i][1];
         c[5] = s->covariance[i][2];
         k = ak_detector_write_joint(s, c, k);
-      }
+    \(attitude ? attitudeRow : "")  }
     }
 
     """
+  }
 
-  static func gridCode(windowed: Bool) -> String {
+  static func gridCode(windowed: Bool, attitude: Bool) -> String {
     """
     /* One sample on the grid: gravity, the signals into the rings, and a row when one is due. */
     static inline void ak_detector_grid_point(ak_detector_state *s, ak_detector_real t, ak_detector_real ax,
                                               ak_detector_real ay, ak_detector_real az, ak_detector_real gx,
                                               ak_detector_real gy, ak_detector_real gz) {
-      ak_detector_real ux, uy, uz, gn, norm, vert, horiz, values[10];
+      ak_detector_real ux, uy, uz, gn, norm, vert, horiz, values[\(attitude ? 16 : 10)];
       if (!s->gravity_started) {
         s->g1[0] = s->g2[0] = ax;
         s->g1[1] = s->g2[1] = ay;
@@ -895,7 +932,7 @@ extension ModelDetector: CExportable {
       values[6] = gx;
       values[7] = gy;
       values[8] = gz;
-      values[9] = AK_DETECTOR_SQRT(gx * gx + gy * gy + gz * gz);
+      values[9] = AK_DETECTOR_SQRT(gx * gx + gy * gy + gz * gz);\(attitude ? "\n" + attitudeValues : "")
       \(windowed ? windowStore : "ak_detector_update(s, values, s->filled == 0);")
       s->filled = s->filled + 1 < AK_DETECTOR_CAPACITY ? s->filled + 1 : AK_DETECTOR_CAPACITY;
       s->since_row += 1;
@@ -956,6 +993,25 @@ extension ModelDetector: CExportable {
 
     """
   }
+
+  /// The reading's direction and gravity's, after the signals (attitude features).
+  static let attitudeValues = """
+    {
+        ak_detector_real size = AK_DETECTOR_SQRT(ax * ax + ay * ay + az * az);
+        int j;
+        for (j = 10; j < 16; j++) values[j] = (ak_detector_real)NAN;
+        if (size > (ak_detector_real)1e-9) {
+          values[10] = ax / size;
+          values[11] = ay / size;
+          values[12] = az / size;
+        }
+        if (gn > (ak_detector_real)1e-9) {
+          values[13] = s->g2[0] / gn;
+          values[14] = s->g2[1] / gn;
+          values[15] = s->g2[2] / gn;
+        }
+      }
+    """
 
   /// The window kind's grid step, a block of its own: the signals into the rings, with their peak
   /// flags and sides.

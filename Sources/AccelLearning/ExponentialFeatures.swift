@@ -59,6 +59,11 @@ extension FeatureSpec {
 /// then read it). The row's jerk_ratio is sqrt(jerk / variance): 2 sin(pi f / rate) for a sine
 /// of f Hz, a frequency without a spectrum. A
 /// value that is not finite (a missing gyroscope) leaves its signal's state as it is.
+///
+/// With attitude features, per width the averages of the reading's direction and of gravity's
+/// (each component m: m += a (v - m), a segment's first sample setting it to v; a direction
+/// that is not finite, of a reading or gravity of size 1e-9 or less, leaves it as it is), and in
+/// the row `FeatureSpec.attitudeFeatures`: min(1, vert's energy / norm's), max(0, 1 - |m|) of each.
 struct ExponentialFeatures {
   /// Statistics per signal and width, before the bands.
   static let statistics = FeatureSpec.exponentialStatistics.count
@@ -66,6 +71,7 @@ struct ExponentialFeatures {
   let widths: Int
   let bandCount: Int
   let rate: Double
+  let attitude: Bool
   /// The widths four at a time, one lane each, and the bands' filters likewise: every update
   /// below is the same arithmetic per lane as the exported C's per width or band (lanes past
   /// the last width have weight 0 and keep 1, past the last band a filter of zeros).
@@ -85,6 +91,12 @@ struct ExponentialFeatures {
   private var filtersAt: Int { 8 * chunks }
   private var delaysAt: Int { filtersAt + 6 * bandChunks }
   private var signalsAt: Int { delaysAt + 2 * signals * bandChunks }
+  /// With attitude features, per chunk the averages of the reading's direction (x, y, z) and of
+  /// gravity's.
+  private var attitudeAt: Int { signalsAt + signals * chunks * block }
+  /// Where `update`'s values hold the reading's direction and then gravity's (after the signals'
+  /// ten slots).
+  static let directionsAt = 10
   /// Per signal its last value.
   private var previous: [Double]
 
@@ -93,6 +105,7 @@ struct ExponentialFeatures {
     widths = spec.widthsSeconds.count
     bandCount = spec.bands.count
     rate = spec.rateHz
+    attitude = spec.attitude
     chunks = (widths + 3) / 4
     bandChunks = (bandCount + 3) / 4
     block = 9 + bandCount
@@ -110,10 +123,13 @@ struct ExponentialFeatures {
     lanes = []  // the offsets read the stored properties: set them all first
     lanes =
       weights + weights.map { 1 - $0 } + [SIMD4<Double>](repeating: .zero, count: 6 * chunks) + coefficients
-      + [SIMD4<Double>](repeating: .zero, count: 2 * signals * bandChunks + signals * chunks * block)
+      + [SIMD4<Double>](
+        repeating: .zero,
+        count: 2 * signals * bandChunks + signals * chunks * block + (attitude ? 6 * chunks : 0))
   }
 
-  /// One grid sample's signals; `first` when it begins a segment.
+  /// One grid sample's signals (and with attitude features, from `directionsAt`, the reading's
+  /// direction and gravity's); `first` when it begins a segment.
   mutating func update(_ values: UnsafeBufferPointer<Double>, first: Bool) {
     if first {
       start(values)
@@ -125,6 +141,7 @@ struct ExponentialFeatures {
     )
     let rate = SIMD4<Double>(repeating: self.rate)
     let (keeps, joint, filters, delays, blocks) = (keepsAt, jointAt, filtersAt, delaysAt, signalsAt)
+    let (directions, attitude) = (attitudeAt, self.attitude)
     previous.withUnsafeMutableBufferPointer { previous in
       lanes.withUnsafeMutableBufferPointer { lanes in
         for s in 0..<signals {
@@ -187,6 +204,17 @@ struct ExponentialFeatures {
           lanes[j + 1] = keep * (lanes[j + 1] + a * dx * dz)
           lanes[j + 2] = keep * (lanes[j + 2] + a * dy * dz)
         }
+        guard attitude else { return }
+        let at = directions
+        for j in 0..<6 {
+          let v = values[Self.directionsAt + j]
+          guard v.isFinite else { continue }
+          let value = SIMD4(repeating: v)
+          for c in 0..<chunks {
+            let m = at + 6 * c + j
+            lanes[m] += lanes[c] * (value - lanes[m])
+          }
+        }
       }
     }
   }
@@ -219,14 +247,21 @@ struct ExponentialFeatures {
       previous[s] = v
     }
     for k in joint..<joint + 6 * chunks { lanes[k] = .zero }
+    guard attitude else { return }
+    for j in 0..<6 {
+      let v = values[Self.directionsAt + j]
+      guard v.isFinite else { continue }
+      for c in 0..<chunks { lanes[attitudeAt + 6 * c + j] = SIMD4(repeating: v) }
+    }
   }
 
   /// The row: for each width, every signal's statistics and band shares (a band's power over the
   /// variance; 0 while the variance is at most 1e-12), missing for the gyroscope's signals without
-  /// one; then the joint features from the axes' variances and covariances.
+  /// one; then the joint features from the axes' variances and covariances, and with attitude
+  /// features those.
   func write(into row: inout [Double], hasGyroscope: Bool) {
     let (chunks, block, bands, widths) = (self.chunks, self.block, self.bandCount, self.widths)
-    let (joint, blocks) = (jointAt, signalsAt)
+    let (joint, blocks, directions, attitude) = (jointAt, signalsAt, attitudeAt, self.attitude)
     let count = Self.statistics
     let perSignal = count + bands
     let perWidth = row.count / widths
@@ -276,8 +311,18 @@ struct ExponentialFeatures {
               lanes[variance][i], lanes[variance + step][i], lanes[variance + 2 * step][i], lanes[j][i],
               lanes[j + 1][i], lanes[j + 2][i]
             )
-            _ = FeatureExtractor.writeJoint(
+            let k = FeatureExtractor.writeJoint(
               covariance: covariance, row: row, at: (first + i) * perWidth + signals * perSignal)
+            guard attitude else { continue }
+            let (norm, vert) = (
+              lanes[blocks + (3 * chunks + c) * block + 2][i], lanes[blocks + (4 * chunks + c) * block + 2][i]
+            )
+            row[k] = norm > 1e-12 ? min(1, vert / norm) : 0
+            for j in 0..<2 {
+              let m = directions + 6 * c + 3 * j
+              let (x, y, z) = (lanes[m][i], lanes[m + 1][i], lanes[m + 2][i])
+              row[k + 1 + j] = max(0, 1 - (x * x + y * y + z * z).squareRoot())
+            }
           }
         }
       }

@@ -21,6 +21,8 @@ public struct FeatureExtractor {
   public static let crossingHysteresis = 0.02
 
   private let signalCount: Int
+  /// Whether the exponential features include the attitude features.
+  private let attitude: Bool
   private let capacity: Int
   private let windowSamples: [Int]
   private let hop: Int
@@ -82,6 +84,7 @@ public struct FeatureExtractor {
     try spec.validate()
     self.spec = spec
     signalCount = spec.signals.count
+    attitude = spec.attitude
     windowSamples = spec.windowSamples
     capacity = windowSamples.max()!
     firstRow = spec.firstRowSamples
@@ -210,11 +213,17 @@ public struct FeatureExtractor {
     }
     if exponential != nil {
       let gyroNorm = (gx * gx + gy * gy + gz * gz).squareRoot()
-      let values = (ux, uy, uz, norm, vert, horiz, gx, gy, gz, gyroNorm)
+      // The signals in ten slots, then the reading's direction and gravity's (attitude features).
+      var directions = (Double.nan, Double.nan, Double.nan, Double.nan, Double.nan, Double.nan)
+      if attitude {
+        let size = (ax * ax + ay * ay + az * az).squareRoot()
+        if size > 1e-9 { (directions.0, directions.1, directions.2) = (ax / size, ay / size, az / size) }
+        if gn > 1e-9 { (directions.3, directions.4, directions.5) = (g2.0 / gn, g2.1 / gn, g2.2 / gn) }
+      }
+      let values = (ux, uy, uz, norm, vert, horiz, gx, gy, gz, gyroNorm, directions)
       withUnsafeBytes(of: values) { raw in
         exponential!.update(
-          UnsafeBufferPointer(
-            start: raw.baseAddress!.assumingMemoryBound(to: Double.self), count: signalCount),
+          UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: Double.self), count: 16),
           first: filled == 0)
       }
       emitRowIfDue(t, body)

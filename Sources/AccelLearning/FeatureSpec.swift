@@ -25,7 +25,9 @@ import AccelCore
 ///
 /// With `kind` `.exponential` a width is not a window but exponential averages whose weights'
 /// mean age is half the width, as a window's centre is (a time constant of half the width),
-/// updated sample by sample in constant memory and time (`ExponentialFeatures`).
+/// updated sample by sample in constant memory and time (`ExponentialFeatures`). With
+/// `attitude` as well, each width adds three features of how the device is held and moved
+/// (`attitudeFeatures`).
 public struct FeatureSpec: Equatable, Sendable {
   public var rateHz = 50.0
   public var widthsSeconds = [1.0, 4.0]
@@ -39,6 +41,8 @@ public struct FeatureSpec: Equatable, Sendable {
   public var gyroscope = false
   /// Windows recomputed every hop, or exponential averages kept as samples arrive.
   public var kind = Kind.windows
+  /// Whether each exponential width adds `attitudeFeatures` (exponential features only).
+  public var attitude = false
   /// The time a row describes, ending at its last sample (s): nil for the shortest width. A span
   /// longer than the shortest width puts the row's centre further back, so that the row also
   /// sees what followed it (a causal average's lookahead, what a window's centre has).
@@ -63,6 +67,13 @@ public struct FeatureSpec: Equatable, Sendable {
   /// The user-acceleration signals, then the gyroscope's.
   public static let accelerationSignals = ["x", "y", "z", "norm", "vert", "horiz"]
   public static let gyroscopeSignals = ["gx", "gy", "gz", "gnorm"]
+  /// The attitude features of an exponential width w, after its joint features: `vertical_share`,
+  /// the energy of u along gravity over the energy of u (1 for motion along gravity, as gait's
+  /// is, 0 across it; 0 while u's energy is at most 1e-12); `direction_spread`, 1 minus the
+  /// length of the average of the reading's direction (the reading over its size: 0 while it
+  /// points one way, toward 1 as it turns every way, as it does when user acceleration rivals
+  /// gravity); `attitude_spread`, the same of gravity's direction (the attitude's wander).
+  public static let attitudeFeatures = ["vertical_share", "direction_spread", "attitude_spread"]
   /// Signals that swing about zero (zero crossings are counted on them only).
   public static let signedSignals: Set<String> = ["x", "y", "z", "vert", "gx", "gy", "gz"]
 
@@ -75,10 +86,12 @@ public struct FeatureSpec: Equatable, Sendable {
     "skewness",
   ]
 
-  /// The widths as messages name them: "windows of 1, 4 s" or "exponential widths of 1, 4 s".
+  /// The widths as messages name them: "windows of 1, 4 s" or "exponential widths of 1, 4 s"
+  /// (and "with attitude features").
   public var widthsPhrase: String {
     (kind == .windows ? "windows" : "exponential widths") + " of "
       + widthsSeconds.map(formatNumber).joined(separator: ", ") + " s"
+      + (attitude ? " with attitude features" : "")
   }
 
   /// The window's name in feature names: `w1` for 1 s, `w0.5` for half a second (`e1`, `e0.5` for
@@ -108,6 +121,7 @@ public struct FeatureSpec: Equatable, Sendable {
       for pair in ["xy", "xz", "yz"] { names.append("\(w)_correlation_\(pair)") }
       names.append("\(w)_linearity")
       names.append("\(w)_principal_g")
+      if attitude { names += Self.attitudeFeatures.map { "\(w)_\($0)" } }
     }
     return names
   }
@@ -142,6 +156,9 @@ public struct FeatureSpec: Equatable, Sendable {
       throw AccelError.usage(
         "the span must be at least one sample at \(formatNumber(rateHz)) Hz and at most the longest width, \(formatNumber(widthsSeconds.max()!)) s"
       )
+    }
+    if attitude && kind != .exponential {
+      throw AccelError.usage("attitude features are exponential features (--exponential)")
     }
     if kind == .exponential {
       for band in bands where !(band.high < rateHz / 2) {
@@ -204,6 +221,7 @@ public struct FeatureSpec: Equatable, Sendable {
     text += "    \"gyroscope\": \(gyroscope),\n"
     if kind != .windows { text += "    \"kind\": \(jsonString(kind.rawValue)),\n" }
     if let span = spanSeconds { text += "    \"span_s\": \(formatNumber(span)),\n" }
+    if attitude { text += "    \"attitude\": true,\n" }
     text += "    \"names\": [\(names.map(jsonString).joined(separator: ", "))]\n"
     text += "  }"
     return text
@@ -241,6 +259,10 @@ public struct FeatureSpec: Equatable, Sendable {
     if let span = value["span_s"] {
       guard let seconds = span.number else { throw fail("has a \"span_s\" that is not a number") }
       spanSeconds = seconds
+    }
+    if let flag = value["attitude"] {
+      guard let on = flag.bool else { throw fail("has an \"attitude\" that is not true or false") }
+      attitude = on
     }
     do { try validate() } catch let error as AccelError { throw fail("is out of range: \(error.message)") }
     if let saved = value["names"]?.array?.compactMap(\.string), saved != names {

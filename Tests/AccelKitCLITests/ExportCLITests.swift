@@ -262,7 +262,8 @@ extension ExportCLITests {
   /// several events, handed out by next), at its own decoding, at a loose one that ends many
   /// events of both labels, some cancelled, and at one whose events all begin by the hold path;
   /// with windows, and with exponential features whose rows span 1 s (`--span`: the centre
-  /// further back than the shortest width's); at the latter two with the trees stopped early.
+  /// further back than the shortest width's) and attitude features; at the latter two decodings
+  /// with the trees stopped early.
   @Test(arguments: [false, true])
   func trainedModelsGiveDetectShakesEvents(exponential: Bool) throws {
     let dir = Paths.temporaryDirectory()
@@ -273,7 +274,7 @@ extension ExportCLITests {
         "--depth", "4", "--window", "0.5", "--window", "2", "--hop", "0.05", "--feature-rate", "100",
         "--gyro",
         "--folds", "2", "--quiet", "-o", dir + "/model",
-      ] + (exponential ? ["--exponential", "--span", "1"] : []))
+      ] + (exponential ? ["--exponential", "--span", "1", "--attitude"] : []))
     try #require(trained.status == 0, "\(trained.stderr)")
     let names = Array(try Self.testTraces().prefix(12))
     let plain = try Self.plainCopies(names, in: dir)

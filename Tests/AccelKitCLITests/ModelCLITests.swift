@@ -86,7 +86,7 @@ import Testing
   /// from docs/LEARNING.md's definitions) agree with `accelkit features` to 1e-9 on a jittered
   /// trace with shakes: a model's windows, and the built-in model's exponential averages whose
   /// rows span 1 s; a value changed by a thousandth fails the check, and the peer refuses windows
-  /// with a span, which it does not compute.
+  /// with a span and attitude features, which it does not compute.
   @Test func numpyComputesTheSameFeatures() throws {
     let python = Tools.python(importing: ["numpy", "scipy"])
     #expect(python != nil, Comment(rawValue: Tools.missing("python3 with numpy and scipy", package: "scipy")))
@@ -129,6 +129,10 @@ import Testing
     let refused = try accelkit(
       [], shell: "\(peer) --model \(dir)/s --check-features \(dir)/w.csv \(Self.test)/003.csv")
     #expect(refused.status == 2 && refused.stderr.contains("span_s"), "\(refused.stderr)")
+    #expect(try trainSmall(dir + "/a", ["--exponential", "--attitude"]).status == 0)
+    let attitude = try accelkit(
+      [], shell: "\(peer) --model \(dir)/a --check-features \(dir)/e.csv \(Self.test)/003.csv")
+    #expect(attitude.status == 2 && attitude.stderr.contains("attitude features"), "\(attitude.stderr)")
   }
 
   @Test func featuresWriteNPYWithTheSameColumns() throws {

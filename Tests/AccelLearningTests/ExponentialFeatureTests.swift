@@ -12,11 +12,13 @@ import Testing
 /// Exponential features: the averages worked by hand, the bands' filters against scipy's
 /// Butterworth designs, the rows' properties (chunking, missing gyroscope, gaps) and the JSON.
 @Suite struct ExponentialFeatureTests {
-  static func spec(widths: [Double] = [1, 4], gyroscope: Bool = false) -> FeatureSpec {
+  static func spec(widths: [Double] = [1, 4], gyroscope: Bool = false, attitude: Bool = false) -> FeatureSpec
+  {
     var spec = FeatureSpec()
     spec.kind = .exponential
     spec.widthsSeconds = widths
     spec.gyroscope = gyroscope
+    spec.attitude = attitude
     return spec
   }
 
@@ -139,7 +141,7 @@ import Testing
   /// Block boundaries change nothing, and a trace without a gyroscope has its features missing.
   @Test(arguments: [[1], [7, 3, 50], [1000, 1]])
   func chunkedEqualsOneShot(chunks: [Int]) throws {
-    let spec = Self.spec(widths: [0.5, 2], gyroscope: true)
+    let spec = Self.spec(widths: [0.5, 2], gyroscope: true, attitude: true)
     let block = makeTrace(seconds: 12, rate: 97, jitter: 0.2, gyro: true) { 0.8 * sin(2 * .pi * 4 * $0) }
     let whole = try rows(spec, block)
     let pieces = try rows(spec, block, chunks: chunks)
@@ -155,10 +157,10 @@ import Testing
   }
 
   /// Widths and bands are kept four to a vector: five of each (two vectors, the second padded)
-  /// give every width the values it has alone, bit for bit, the bands included.
+  /// give every width the values it has alone, bit for bit, the bands and attitude included.
   @Test func eachWidthIsWhatItIsAlone() throws {
     let widths = [0.25, 0.5, 1, 2, 4]
-    var spec = Self.spec(widths: widths, gyroscope: true)
+    var spec = Self.spec(widths: widths, gyroscope: true, attitude: true)
     spec.bands = [
       FeatureSpec.FrequencyBand(0, 1), FeatureSpec.FrequencyBand(1, 2), FeatureSpec.FrequencyBand(2, 4),
       FeatureSpec.FrequencyBand(4, 8), FeatureSpec.FrequencyBand(8, 16),
@@ -174,9 +176,10 @@ import Testing
     let columns = Dictionary(uniqueKeysWithValues: spec.names.enumerated().map { ($1, $0) })
     var differing: [String] = []
     for n in 0..<600 {
-      // Ten signals of noise and a sine; one value in 50 missing, as a gap in the gyroscope is.
-      let values = (0..<10).map { s -> Double in
-        if n % 50 == 7 && s == 8 { return .nan }
+      // Ten signals of noise and a sine, then six directions' components; one value in 50
+      // missing, as a gap in the gyroscope is, and a direction now and then.
+      let values = (0..<16).map { s -> Double in
+        if n % 50 == 7 && (s == 8 || s == 13) { return .nan }
         return sin(Double(n * (s + 1)) * 0.05) + Double.random(in: -0.5...0.5, using: &generator)
       }
       values.withUnsafeBufferPointer { v in
@@ -195,6 +198,40 @@ import Testing
     }
     let count = differing.count
     #expect(count == 0, "\(count) values differ, first \(differing.first ?? "")")
+  }
+
+  /// The attitude features worked by hand: user acceleration along gravity has a vertical share
+  /// near 1, across it near 0; a reading that points one way has no direction spread, one that
+  /// turns between two perpendicular directions a spread of 1 - sqrt(1/2) (its average direction
+  /// halfway between); a device tilted back and forth by 60 degrees spreads gravity's direction,
+  /// one held still does not.
+  @Test func theAttitudeFeaturesWorkedByHand() throws {
+    let spec = Self.spec(widths: [1, 16], attitude: true)
+    func last(_ t: (Double) -> (Double, Double, Double)) throws -> (String) -> Double {
+      var block = SampleBlock(capacity: 1500)
+      for n in 0..<1500 {
+        let time = Double(n) / 50
+        let (x, y, z) = t(time)
+        block.append(t: time, x: x, y: y, z: z)
+      }
+      let row = try rows(spec, block).last!.2
+      return { row[spec.names.firstIndex(of: $0)!] }
+    }
+    let shake = { (t: Double) in 0.5 * sin(2 * Double.pi * 3 * t) }
+    let along = try last { (0, 0, -1 + shake($0)) }
+    let across = try last { (shake($0), 0, -1) }
+    #expect(along("e1_vertical_share") > 0.95 && across("e1_vertical_share") < 0.05)
+    let still = try last { _ in (0.1, 0.2, -0.97) }
+    #expect(still("e16_direction_spread") < 1e-15 && still("e16_attitude_spread") < 1e-15)
+    #expect(still("e16_vertical_share") == 0)
+    let turning = try last { t in Int(t * 50 + 0.5) % 2 == 0 ? (1, 0, 0) : (0, 1, 0) }
+    #expect(abs(turning("e16_direction_spread") - (1 - 0.5.squareRoot())) < 0.01)
+    let tilting = try last { t in
+      let angle = Double.pi / 3 * sin(2 * Double.pi * 0.2 * t)
+      return (sin(angle), 0, -cos(angle))
+    }
+    #expect(
+      tilting("e16_attitude_spread") > 0.05 && tilting("e1_attitude_spread") < tilting("e16_attitude_spread"))
   }
 
   /// A constant axis has no variance, no band power and no crossing, exactly; a gap longer than
@@ -235,6 +272,17 @@ import Testing
     #expect(throws: AccelError.self) {
       try FeatureSpec(json: try JSONValue.parse(Array(unknown.utf8), file: "d.json"), file: "d.json")
     }
+    // Attitude features: written only when set, read back, refused for windows.
+    #expect(!spec.json.contains("attitude"))
+    var attitude = spec
+    attitude.attitude = true
+    #expect(attitude.json.contains("\"attitude\": true"))
+    #expect(attitude.names.last == "e4_attitude_spread" && attitude.names.count == spec.names.count + 6)
+    let read = try FeatureSpec(
+      json: try JSONValue.parse(Array(attitude.json.utf8), file: "d.json"), file: "d.json")
+    #expect(read == attitude)
+    attitude.kind = .windows
+    #expect(throws: AccelError.self) { try attitude.validate() }
     var nyquist = spec
     nyquist.bands = [FeatureSpec.FrequencyBand(8, 25)]
     #expect(throws: AccelError.self) { try nyquist.validate() }

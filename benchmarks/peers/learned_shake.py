@@ -14,8 +14,9 @@ over whole arrays, about 700 bytes a sample), predicts with xgboost and decodes 
 probabilities with the model's hysteresis, and writes start,end,reported,peak,status rows.
 With --check-features it compares its features with those `accelkit features TRACE --model
 MODEL_DIR -o FEATURES.csv` wrote and exits 1 when any differs by more than 1e-9 (relative, or
-absolute below 1). Traces with gaps longer than a second, windows with a span_s and decodings with
-a hold are not handled (exit 2: the benchmark's traces and the built-in model have none)."""
+absolute below 1). Traces with gaps longer than a second, windows with a span_s, attitude features
+and decodings with a hold are not handled (exit 2: the benchmark's traces and the built-in model
+have none)."""
 import json
 import os
 import sys
@@ -346,6 +347,7 @@ def main():
     exponential = spec.get("kind", "windows") == "exponential"
     label = detector["labels"][0]
     unsupported = ("a span_s with windows" if "span_s" in spec and not exponential
+                   else "attitude features" if spec.get("attitude", False)
                    else "a hold in its decoding" if detector["decoding"][label].get("hold_s", 0) > 0 else None)
     if unsupported:
         print("learned_shake.py does not handle %s (%s)" % (unsupported, os.path.join(args.model, "detector.json")),

@@ -30,6 +30,12 @@ struct FeatureOptions: ParsableArguments {
     ))
   var exponential = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "With --exponential: add each width's attitude features (user acceleration's share along gravity, the spread of the reading's direction and of gravity's; docs/LEARNING.md)."
+    ))
+  var attitude = false
+
   @Option(
     help: ArgumentHelp(
       "The time a row describes, ending at its last sample: its label in training, its centre half of it back (default: the shortest width; at most the longest). Longer than the shortest width, the row also sees what followed its centre.",
@@ -39,7 +45,7 @@ struct FeatureOptions: ParsableArguments {
   /// Whether any option differs from the defaults.
   var isGiven: Bool {
     !windows.isEmpty || hop != 0.1 || featureRate != 50 || !bands.isEmpty || gyro || exponential
-      || span != nil
+      || span != nil || attitude
   }
 
   /// The specification the options describe, checked.
@@ -50,6 +56,7 @@ struct FeatureOptions: ParsableArguments {
     spec.rateHz = featureRate.value
     spec.gyroscope = gyro
     if exponential { spec.kind = .exponential }
+    spec.attitude = attitude
     spec.spanSeconds = span?.value
     if !bands.isEmpty { spec.bands = try bands.map(Self.band) }
     try spec.validate()
