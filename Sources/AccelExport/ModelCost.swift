@@ -33,7 +33,7 @@ public enum ModelCost {
       bytes += signals * (bands + 1) * 2 * 4  // the filters' delays
       bytes += widths * 6 * 4 + 12  // covariances, deviations, the counters
       bytes += spec.names.count * 4  // the row
-      if spec.attitude { bytes += widths * 6 * 4 }  // the directions' averages
+      if spec.attitude { bytes += widths * 6 * 4 + 6 * 4 }  // the directions' averages, and on the stack
       return bytes + exponentialRamOverhead
     }
     let signals = spec.signals.count

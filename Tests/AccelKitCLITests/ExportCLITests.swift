@@ -516,16 +516,16 @@ extension ExportCLITests {
   /// Cortex-M4F, fits both, and its estimate is an upper bound within 10% of what is measured;
   /// train says what the budget chose and shows the unbudgeted model's held-out figures beside;
   /// a RAM no model fits is refused with what the smallest needs. With exponential features too
-  /// (their estimate is within 15%: it is calibrated on fewer models).
-  @Test(arguments: [false, true])
-  func aBudgetedModelFitsItsBudget(exponential: Bool) throws {
+  /// (their estimate is within 15%: it is calibrated on fewer models), and with attitude features.
+  @Test(arguments: [(false, false), (true, false), (true, true)])
+  func aBudgetedModelFitsItsBudget(exponential: Bool, attitude: Bool) throws {
     try #require(
       Tools.path("arm-none-eabi-gcc") != nil,
       Comment(
         rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")
       ))
     let dir = Paths.temporaryDirectory()
-    let kind = exponential ? ["--exponential"] : []
+    let kind = (exponential ? ["--exponential"] : []) + (attitude ? ["--attitude"] : [])
     let train = try accelkit(
       [
         "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "4KiB", "--flash",
@@ -539,7 +539,10 @@ extension ExportCLITests {
       "\(train.stdout)")
     #expect(train.stdout.contains("shake unbudgeted: f1 "), "\(train.stdout)")
     #expect(
-      train.stdout.contains(exponential ? "exponential widths of 1, 4 s" : "windows of "), "\(train.stdout)")
+      train.stdout.contains(
+        exponential
+          ? "exponential widths of 1, 4 s\(attitude ? " with attitude features" : "")" : "windows of "),
+      "\(train.stdout)")
     let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
     let estimate = try #require(
       description.split(separator: "\n").first { $0.contains("\"budget\"") }.map { line in
