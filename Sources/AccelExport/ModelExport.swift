@@ -862,7 +862,7 @@ extension ModelDetector: CExportable {
       for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
         ak_detector_real c[6];
         for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
-          ak_detector_real v = s->variance[sig][i];
+          ak_detector_real v = s->variance[sig][i], inverse = 1 / v; /* read only where v > 1e-12 */
           if (sig >= 6 && !s->has_gyroscope) {
             for (b = 0; b < 8 + AK_DETECTOR_BANDS; b++) s->row[k + b] = (ak_detector_real)NAN;
             k += 8 + AK_DETECTOR_BANDS;
@@ -875,9 +875,9 @@ extension ModelDetector: CExportable {
           s->row[k + 4] = s->maximum[sig][i];
           s->row[k + 5] = s->minimum[sig][i];
           s->row[k + 6] = s->crossing[sig][i];
-          s->row[k + 7] = v > (ak_detector_real)1e-12 ? AK_DETECTOR_SQRT(s->jerk[sig][i] / v) : 0;
+          s->row[k + 7] = v > (ak_detector_real)1e-12 ? AK_DETECTOR_SQRT(s->jerk[sig][i] * inverse) : 0;
           k += 8;
-          for (b = 0; b < AK_DETECTOR_BANDS; b++) s->row[k++] = v > (ak_detector_real)1e-12 ? s->power[sig][b][i] / v : 0;
+          for (b = 0; b < AK_DETECTOR_BANDS; b++) s->row[k++] = v > (ak_detector_real)1e-12 ? s->power[sig][b][i] * inverse : 0;
         }
         c[0] = s->variance[0][i];
         c[1] = s->variance[1][i];

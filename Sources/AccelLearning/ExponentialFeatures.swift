@@ -256,7 +256,8 @@ struct ExponentialFeatures {
   }
 
   /// The row: for each width, every signal's statistics and band shares (a band's power over the
-  /// variance; 0 while the variance is at most 1e-12), missing for the gyroscope's signals without
+  /// variance; 0 while the variance is at most 1e-12), both ratios computed as products with
+  /// 1 / variance, as in the exported C; missing for the gyroscope's signals without
   /// one; then the joint features from the axes' variances and covariances, and with attitude
   /// features those.
   func write(into row: inout [Double], hasGyroscope: Bool) {
@@ -284,8 +285,10 @@ struct ExponentialFeatures {
             let at = blocks + (s * chunks + c) * block
             let v = lanes[at + 1]
             let some = v .> tiny
+            // One division per lane: the ratios below multiply by the variance's reciprocal.
+            let inverse = 1 / v
             var ratio = SIMD4<Double>.zero
-            ratio.replace(with: (lanes[at + 8] / v).squareRoot(), where: some)
+            ratio.replace(with: (lanes[at + 8] * inverse).squareRoot(), where: some)
             func put(_ j: Int, _ field: SIMD4<Double>) {
               for i in 0..<present { row[base + i * perWidth + j] = field[i] }
             }
@@ -299,7 +302,7 @@ struct ExponentialFeatures {
             put(7, ratio)
             for b in 0..<bands {
               var share = SIMD4<Double>.zero
-              share.replace(with: lanes[at + 9 + b] / v, where: some)
+              share.replace(with: lanes[at + 9 + b] * inverse, where: some)
               put(count + b, share)
             }
           }

@@ -176,12 +176,14 @@ public struct ModelRunner {
     TreeEnsemble.withEvaluators(classifiers) { evaluators in
       evaluators.withUnsafeBufferPointer { classifiers in
         limits.withUnsafeBufferPointer { limits in
-          decoders.withUnsafeMutableBufferPointer { decoders in
-            extractor.process(block) { _, end, values in
-              for k in classifiers.indices {
-                let p = classifiers[k].probability(values, unlessBelow: limits[k])
-                if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
-                  out.append((labels[k], event))
+          labels.withUnsafeBufferPointer { labels in
+            decoders.withUnsafeMutableBufferPointer { decoders in
+              extractor.process(block) { _, end, values in
+                for k in classifiers.indices {
+                  let p = classifiers[k].probability(values, unlessBelow: limits[k])
+                  if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
+                    out.append((labels[k], event))
+                  }
                 }
               }
             }
