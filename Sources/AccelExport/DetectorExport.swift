@@ -130,6 +130,12 @@ public enum DetectorExport {
     "orientation-change": (1344, 11280), "learned-shake": (3900, 47_456),
   ]
 
+  /// The same for the learned detectors' trees as a table (the header compiled with
+  /// AK_DETECTOR_TREE_TABLE defined), held to the same test.
+  public static let tableFootprint: [String: (ram: Int, flash: Int)] = [
+    "learned-shake": (3820, 29_800)
+  ]
+
   /// The header's and export's words on what `setting` costs a Cortex-M4F.
   public static func footprintText(_ setting: RuleSetting, settings: ExportSettings, usesRate: Bool) -> String
   {
@@ -144,6 +150,9 @@ public enum DetectorExport {
     return
       "on a Cortex-M4F (float, default parameters\(usesRate ? ", \(formatNumber(footprintRate)) Hz" : "")): "
       + "RAM \(cost.ram) bytes, flash \(cost.flash) bytes (scripts/footprint)"
+      + (tableFootprint[setting.rule].map {
+        "; with the trees as a table (AK_DETECTOR_TREE_TABLE defined) RAM \($0.ram) bytes, flash \($0.flash) bytes"
+      } ?? "")
   }
 
   /// What an export writes: the header, and what to tell the user about it.

@@ -5,7 +5,8 @@ import AccelLearning
 /// A learned model in C: the feature extractor's grid, gravity, rings and window statistics in
 /// the Swift extractor's order of operations (the four-lane sums included), a radix-2 FFT in
 /// place of FFTW, every tree as nested comparisons in single precision as XGBoost evaluates
-/// them, and each label's probability decoder. The FFT rounds differently from FFTW's (the
+/// them (or, with AK_DETECTOR_TREE_TABLE, the same comparisons as a table of nodes), and each
+/// label's probability decoder. The FFT rounds differently from FFTW's (the
 /// spectral features agree to about 1e-15 relative), so a feature within that of a tree's
 /// threshold could go the other way; the tests compare events on the test set, recordings and
 /// models trained with other specifications.
@@ -1044,6 +1045,18 @@ extension ModelDetector: CExportable {
       }
     """
 
+  /// Every label's trees and margin, in two forms of the same comparisons and sums (the events
+  /// are the same): as code (`treeCode`, the default: the faster on a desktop processor) or, with
+  /// AK_DETECTOR_TREE_TABLE defined when the header is compiled, as a table (`treeTable`: about
+  /// 40% less flash for the built-in model, docs/EXPORT.md).
+  static func trees(
+    _ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String],
+    stops: [(limit: Double, most: [Double])?]
+  ) -> String {
+    "#ifdef AK_DETECTOR_TREE_TABLE\n" + treeTable(structure, names: names, stops: stops) + "#else\n"
+      + treeCode(structure, names: names, stops: stops) + "#endif\n\n"
+  }
+
   /// Every tree as a function of the row's features in single precision, and each label's margin.
   /// With a stop (`TreeEnsemble.marginSurelyBelow` of the decoding's floor and the most each
   /// group of eight trees and the later ones can add) and AK_DETECTOR_EARLY_STOP defined when the
@@ -1051,7 +1064,7 @@ extension ModelDetector: CExportable {
   /// added so far prove it below the limit, as
   /// `TreeEnsemble.Evaluator.probability(_:unlessBelow:)` does (there the sum plus the bound
   /// below the limit, here the sum below the limit minus the bound, rounded down to a float).
-  static func trees(
+  static func treeCode(
     _ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String],
     stops: [(limit: Double, most: [Double])?]
   ) -> String {
@@ -1108,6 +1121,123 @@ extension ModelDetector: CExportable {
         text += "  m += ak_detector_tree_\(l)_\(t)(f);\n"
       }
       text += "  return m;\n}\n\n"
+    }
+    return text
+  }
+
+  /// The same trees as a table of nodes and one walk (AK_DETECTOR_TREE_TABLE): a node holds its
+  /// split condition (a leaf its value), the feature it reads with a flag for a missing value's
+  /// side and one for a leaf, and its left child's index, the right child next to it (a leaf: its
+  /// own index, so that a walk of the deepest tree's depth stays on it); the nodes are laid out
+  /// breadth first so that children are neighbours. Eight bytes a node with 16-bit indices (as
+  /// code, a comparison and a branch take about sixteen); the stop as in `treeCode`, read from a
+  /// table of limits.
+  static func treeTable(
+    _ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String],
+    stops: [(limit: Double, most: [Double])?]
+  ) -> String {
+    // The index type: 16 bits while every label's nodes and the features fit (the top bit of a
+    // node's feature is its missing value's side).
+    let most = structure.map { $0.trees.reduce(0) { $0 + $1.count } }.max() ?? 0
+    let narrow = most <= 65535 && names.count <= 16383
+    var text = """
+      /* A tree's node: its split condition (a leaf's value), the feature it reads with two flags
+         (AK_DETECTOR_MISSING_LEFT: a missing value, NaN, goes left; AK_DETECTOR_LEAF: a leaf) and its
+         left child, the right one next to it (a leaf: itself). */
+      typedef \(narrow ? "unsigned short" : "unsigned long") ak_detector_index;
+      #define AK_DETECTOR_MISSING_LEFT ((ak_detector_index)\(narrow ? "0x8000u" : "0x80000000ul"))
+      #define AK_DETECTOR_LEAF ((ak_detector_index)\(narrow ? "0x4000u" : "0x40000000ul"))
+      #define AK_DETECTOR_FEATURE ((ak_detector_index)\(narrow ? "0x3fffu" : "0x3ffffffful"))
+      typedef struct {
+        float value;
+        ak_detector_index feature, left;
+      } ak_detector_node;
+
+      /* One tree's leaf for a row, `depth` steps from its root (a leaf stays where it is): a
+         feature below the condition goes left. No branch but the loop's. */
+      static inline float ak_detector_walk(const ak_detector_node *nodes, ak_detector_index i, const float *f, int depth) {
+        int d;
+        for (d = 0; d < depth; d++) {
+          ak_detector_index feature = nodes[i].feature;
+          float v = f[feature & AK_DETECTOR_FEATURE];
+          int right = (v != v ? (feature & AK_DETECTOR_MISSING_LEFT) == 0 : !(v < nodes[i].value)) & ((feature & AK_DETECTOR_LEAF) == 0);
+          i = (ak_detector_index)(nodes[i].left + right);
+        }
+        return nodes[i].value;
+      }
+
+
+      """
+    for (l, ensemble) in structure.enumerated() {
+      // Breadth first within each tree: a node's children take the next two free places.
+      var table: [(value: Float, feature: Int, defaultLeft: Bool, left: Int)] = []
+      var roots: [Int] = []
+      var depth = 0
+      for nodes in ensemble.trees {
+        roots.append(table.count)
+        var queue = [(0, table.count, 0)]
+        table.append((0, 0, false, 0))
+        var head = 0
+        while head < queue.count {
+          let (i, at, level) = queue[head]
+          head += 1
+          let node = nodes[i]
+          guard let left = node.left else {
+            table[at] = (node.value, -1, false, at)
+            continue
+          }
+          let children = table.count
+          table.append((0, 0, false, 0))
+          table.append((0, 0, false, 0))
+          table[at] = (node.value, node.feature, node.defaultLeft, children)
+          queue.append((left, children, level + 1))
+          queue.append((node.right, children + 1, level + 1))
+          depth = max(depth, level + 1)
+        }
+      }
+      let rows = table.map { node in
+        let feature =
+          node.feature < 0
+          ? "AK_DETECTOR_LEAF"
+          : node.defaultLeft ? "\(node.feature) | AK_DETECTOR_MISSING_LEFT" : "\(node.feature)"
+        return "{\(floatLiteral(node.value)), \(feature), \(node.left)}"
+      }
+      text += "/* Label \(l)'s \(ensemble.trees.count) trees: \(table.count) nodes and each tree's root. */\n"
+      text += "static const ak_detector_node ak_detector_nodes_\(l)[\(table.count)] = {\n"
+      for start in stride(from: 0, to: rows.count, by: 4) {
+        text += "  " + rows[start..<min(start + 4, rows.count)].joined(separator: ", ") + ",\n"
+      }
+      text += "};\n"
+      text +=
+        "static const ak_detector_index ak_detector_roots_\(l)[\(roots.count)] = {\(list(roots) { "\($0)" })};\n"
+      let stop = stops[l]
+      if let stop {
+        let limits = stride(from: 0, to: ensemble.trees.count, by: 8).map { t -> String in
+          let below = stop.limit - stop.most[t / 8]
+          let rounded = Float(below)
+          return floatLiteral(Double(rounded) > below ? rounded.nextDown : rounded)
+        }
+        text += """
+          #ifdef AK_DETECTOR_EARLY_STOP
+          /* Before each eight trees: a margin below this cannot reach what the decoding compares with. */
+          static const float ak_detector_stop_\(l)[\(limits.count)] = {\(limits.joined(separator: ", "))};
+          #endif
+
+          """
+      }
+      text += """
+        /* Label \(l)'s margin: the base and every tree's leaf, added in single precision in order\(stop == nil ? "" : " (with AK_DETECTOR_EARLY_STOP, minus infinity once the later trees cannot lift it to what the decoding compares with)"). */
+        static inline float ak_detector_margin_\(l)(const float *f) {
+          float m = \(floatLiteral(ensemble.baseMargin));
+          int t;
+          for (t = 0; t < \(ensemble.trees.count); t++) {
+        \(stop == nil ? "" : "#ifdef AK_DETECTOR_EARLY_STOP\n    if (t % 8 == 0 && m < ak_detector_stop_\(l)[t / 8]) return -INFINITY;\n#endif\n")    m += ak_detector_walk(ak_detector_nodes_\(l), ak_detector_roots_\(l)[t], f, \(depth));
+          }
+          return m;
+        }
+
+
+        """
     }
     return text
   }

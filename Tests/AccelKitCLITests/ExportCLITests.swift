@@ -53,10 +53,11 @@ import Testing
   /// Exports `rule` with `params` at `rate`, compiles replay.c against it, runs it and
   /// detect-shakes on every trace; returns the traces whose outputs differ, with both outputs.
   /// With `model`, the model in that directory is exported and run (`rule` only names the files);
-  /// `define` is given to the compiler as -D (a model's AK_DETECTOR_EARLY_STOP).
+  /// `defines` are given to the compiler as -D (a model's AK_DETECTOR_EARLY_STOP,
+  /// AK_DETECTOR_TREE_TABLE).
   static func differences(
     rule: String, params: [String], traces: [(path: String, rate: String)], in dir: String,
-    precision: String = "double", model: String? = nil, define: String? = nil
+    precision: String = "double", model: String? = nil, defines: [String] = []
   ) throws -> [String] {
     let cc = try compiler("cc")
     let byRate = Dictionary(grouping: traces.indices) { traces[$0].rate }
@@ -68,7 +69,7 @@ import Testing
       script +=
         "ACCELKIT export \(detector) \(paramArgs) --rate \(rate) --precision \(precision) -o '\(out)'\n"
       script +=
-        "'\(cc)' -std=c99 -O2 -Wall -Wextra -pedantic -Werror \(define.map { "-D\($0) " } ?? "")-I '\(out)' '\(replay)' -o '\(out)/replay' -lm\n"
+        "'\(cc)' -std=c99 -O2 -Wall -Wextra -pedantic -Werror \(defines.map { "-D\($0) " }.joined())-I '\(out)' '\(replay)' -o '\(out)/replay' -lm\n"
       for i in members {
         script += "'\(out)/replay' < '\(traces[i].path)' > '\(traces[i].path).\(rule).c.csv'\n"
         script +=
@@ -121,12 +122,17 @@ import Testing
     // The models' trees stop early here (floatLossIsWhatTheHeadersSay walks them all).
     for rule in Self.detectors {
       let differing = try Self.differences(
-        rule: rule, params: [], traces: traces, in: dir, define: "AK_DETECTOR_EARLY_STOP")
+        rule: rule, params: [], traces: traces, in: dir, defines: ["AK_DETECTOR_EARLY_STOP"])
       #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
       events += Self.eventCount(traces, rule: rule)
     }
     // Enough events that equality says something (every rule finds some).
     #expect(events > 400, "\(events)")
+    // The built-in model's trees as a table, walked in full.
+    let table = try Self.differences(
+      rule: "learned-shake", params: [], traces: traces, in: dir, defines: ["AK_DETECTOR_TREE_TABLE"])
+    #expect(table.isEmpty, "\(table.count) traces differ; the first: \(table.first ?? "")")
+    #expect(Self.eventCount(traces, rule: "learned-shake") > 50)
   }
 
   /// With a gyroscope, swing (gyro=1) and orientation-change (gyro=1, its default) take gravity
@@ -295,10 +301,19 @@ extension ExportCLITests {
     var counts: [String: Int] = [:]
     for (k, params) in [[], loose, held].enumerated() {
       let traces = recorded + plain + sparse
-      // Every row's trees walked at the model's decoding, stopped early at the others'.
+      // Every row's trees walked at the model's decoding, as code and as a table; stopped early
+      // at the others', as code at the loose one and as a table on the hold path.
       let differing = try Self.differences(
         rule: "trained\(k)", params: params, traces: traces, in: dir, model: dir + "/model",
-        define: k == 0 ? nil : "AK_DETECTOR_EARLY_STOP")
+        defines: k == 0
+          ? [] : k == 1 ? ["AK_DETECTOR_EARLY_STOP"] : ["AK_DETECTOR_EARLY_STOP", "AK_DETECTOR_TREE_TABLE"])
+      #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
+      if k == 0 {
+        let table = try Self.differences(
+          rule: "trained\(k)", params: params, traces: traces, in: dir, model: dir + "/model",
+          defines: ["AK_DETECTOR_TREE_TABLE"])
+        #expect(table.isEmpty, "\(table.count) traces differ; the first: \(table.first ?? "")")
+      }
       #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
       for trace in traces {
         for line in String(decoding: readFile(trace.path + ".trained\(k).swift.csv") ?? [], as: UTF8.self)
@@ -333,10 +348,17 @@ extension ExportCLITests {
           "ACCELKIT export --rule \(rule) --rate 50 --precision \(precision) --prefix p_\(precision) -o '\(out)'\n"
         script +=
           "printf '#include \"accelkit_detector.h\"\\nint main(void) { p_\(precision)_state s; p_\(precision)_event e; p_\(precision)_init(&s); return p_\(precision)_push(&s, 0, 0, 0, -1, &e) + p_\(precision)_finish(&s, &e); }\\n' > '\(out)/main.c'\n"
+        // A learned model's other forms too: its trees as a table, stopped early (the macros
+        // take the prefix).
+        let macro = "P_\(precision.rawValue.uppercased())"
+        let variants =
+          rule == Detectors.recommended ? ["", "-D\(macro)_TREE_TABLE -D\(macro)_EARLY_STOP "] : [""]
         for (cc, std) in compilers {
           let language = cc.hasSuffix("++") ? "-x c++" : ""
-          script +=
-            "\(cc) \(std) -Wall -Wextra -pedantic -Werror \(language) -I '\(out)' '\(out)/main.c' -o '\(out)/main' -lm\n"
+          for defines in variants {
+            script +=
+              "\(cc) \(std) -Wall -Wextra -pedantic -Werror \(defines)\(language) -I '\(out)' '\(out)/main.c' -o '\(out)/main' -lm\n"
+          }
         }
       }
     }
@@ -474,7 +496,7 @@ extension ExportCLITests {
       ))
     let dir = Paths.temporaryDirectory()
     let rate = formatNumber(DetectorExport.footprintRate)
-    let table = String(decoding: readFile(Paths.packageRoot + "/docs/EXPORT.md") ?? [], as: UTF8.self)
+    let docs = String(decoding: readFile(Paths.packageRoot + "/docs/EXPORT.md") ?? [], as: UTF8.self)
     func thousands(_ n: Int) -> String {
       n < 1000 ? "\(n)" : thousands(n / 1000) + cFormat(",%03d", n % 1000)
     }
@@ -487,7 +509,7 @@ extension ExportCLITests {
       let words = "RAM \(stated.ram) bytes, flash \(stated.flash) bytes"
       // docs/EXPORT.md's table has the detector's row with the same figures.
       #expect(
-        table.split(separator: "\n").contains {
+        docs.split(separator: "\n").contains {
           $0.hasPrefix("| \(name) ")
             && $0.hasSuffix("| \(thousands(stated.ram)) | \(thousands(stated.flash)) |")
         }, "docs/EXPORT.md has no row for \(name) with RAM \(stated.ram) and flash \(stated.flash)")
@@ -504,6 +526,27 @@ extension ExportCLITests {
       #expect(
         flash <= stated.flash && Double(flash) >= 0.95 * Double(stated.flash),
         "\(name): flash \(flash), stated \(stated.flash)")
+      // A learned model's trees as a table: stated beside, in the table too, and held likewise.
+      guard let table = DetectorExport.tableFootprint[name] else { continue }
+      let tableWords = "(AK_DETECTOR_TREE_TABLE defined) RAM \(table.ram) bytes, flash \(table.flash) bytes"
+      #expect(header.contains(tableWords) && export.stderr.contains(tableWords), "\(name)")
+      #expect(
+        docs.split(separator: "\n").contains {
+          $0.hasPrefix("| \(name), trees as a table (`-DAK_DETECTOR_TREE_TABLE`) ")
+            && $0.hasSuffix("| \(thousands(table.ram)) | \(thousands(table.flash)) |")
+        }, "docs/EXPORT.md has no row for \(name)'s table with RAM \(table.ram) and flash \(table.flash)")
+      let tabled = try accelkit(
+        [], shell: "'\(Paths.packageRoot)/scripts/footprint' '\(out)' AK_DETECTOR_TREE_TABLE")
+      try #require(tabled.status == 0, "\(name): \(tabled.stderr)")
+      let tableRow = tabled.stdout.split(separator: "\n")[1].split(separator: ",").compactMap { Int($0) }
+      #expect(
+        tableRow[3] <= table.ram && Double(tableRow[3]) >= 0.95 * Double(table.ram),
+        "\(name) as a table: RAM \(tableRow[3]), stated \(table.ram)")
+      #expect(
+        tableRow[0] <= table.flash && Double(tableRow[0]) >= 0.95 * Double(table.flash),
+        "\(name) as a table: flash \(tableRow[0]), stated \(table.flash)")
+      // Less flash than as code, or the table is not worth its walk.
+      #expect(tableRow[0] < flash * 3 / 4, "\(name): \(tableRow[0]) against \(flash)")
     }
     // Another setting is not what the table measured: the header says how to measure it.
     let other = try accelkit([
