@@ -118,7 +118,7 @@ let package = Package(
       name: "AccelTrainingTests",
       dependencies: [
         "AccelTraining", "AccelLearning", "AccelGestures", "AccelEvaluation", "AccelTuning", "AccelCore",
-        "CXGBoost",
+        "AccelExport", "CXGBoost",
         "TestSupport",
       ]
     ),

@@ -8,10 +8,13 @@ import AccelLearning
 public struct DeviceBudget: Equatable, Sendable {
   public var ram: Int?
   public var flash: Int?
+  /// The form the exported trees will take, which sets what a node costs.
+  public var trees: ModelCost.TreeLayout
 
-  public init(ram: Int? = nil, flash: Int? = nil) {
+  public init(ram: Int? = nil, flash: Int? = nil, trees: ModelCost.TreeLayout = .code) {
     self.ram = ram
     self.flash = flash
+    self.trees = trees
   }
 
   /// A size as people write it: `4096`, `4KiB`, `48 KiB`, `1MiB` (powers of 1024), `32kB` or `32KB`
@@ -54,20 +57,20 @@ public struct DeviceBudget: Equatable, Sendable {
       fitted.spec = spec
     }
     if let flash {
-      let nodes = ModelCost.nodes(fitting: flash, kind: fitted.spec.kind)
+      let spec = fitted.spec
+      func fitting(_ d: Int) -> Int { ModelCost.trees(fitting: flash, depth: d, spec: spec, layout: trees) }
       var depth = settings.maxDepth
-      func perTree(_ d: Int) -> Int { (1 << (d + 1)) - 1 }
       // In the same flash, more and shallower trees hold out better (docs/LEARNING.md): 79 of
       // depth 4 beat 39 of depth 5, though no deeper cut pays below depth 3.
       func tooFew(_ d: Int) -> Bool {
-        let trees = nodes / perTree(d)
+        let trees = fitting(d)
         return trees < min(settings.rounds, 30) || (d > 3 && trees < min(settings.rounds, 60))
       }
       while depth > 1 && tooFew(depth) { depth -= 1 }
-      let rounds = min(settings.rounds, nodes / perTree(depth))
+      let rounds = min(settings.rounds, fitting(depth))
       guard rounds >= 1 else {
         throw AccelError.usage(
-          "no model fits \(flash) bytes of flash: the features, decoding and API alone take about \(ModelCost.flash(nodes: 0, kind: fitted.spec.kind))",
+          "no model fits \(flash) bytes of flash: the features, decoding and API alone take about \(ModelCost.flash(nodes: 0, trees: 0, spec: spec, layout: trees))",
           hint: "give more flash, or use a rule (accelkit export --rule swing needs 3,380 bytes)")
       }
       fitted.maxDepth = depth

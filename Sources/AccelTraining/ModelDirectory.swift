@@ -30,11 +30,14 @@ public enum ModelDirectory {
     training += "\"seed\": \(s.seed), \"negative_stride\": \(s.negativeStride),\n"
     if let budget = s.budget {
       let cost = estimatedCost(result)
-      training += "    \"budget\": {\"ram\": \(budget.ram.map(String.init) ?? "null"), \"flash\": \(budget.flash.map(String.init) ?? "null"), "
-      training += "\"estimated_ram\": \(cost.ram), \"estimated_flash\": \(cost.flash)},\n"
+      training +=
+        "    \"budget\": {\"ram\": \(budget.ram.map(String.init) ?? "null"), \"flash\": \(budget.flash.map(String.init) ?? "null"), "
+      training += "\"estimated_ram\": \(cost.ram), \"estimated_flash\": \(cost.flash)"
+      training += (budget.trees == .code ? "" : ", \"trees\": \(jsonString(budget.trees.rawValue))") + "},\n"
     }
     if !s.excludedFeatures.isEmpty {
-      training += "    \"excluded_features\": [\(s.excludedFeatures.map(jsonString).joined(separator: ", "))],\n"
+      training +=
+        "    \"excluded_features\": [\(s.excludedFeatures.map(jsonString).joined(separator: ", "))],\n"
     }
     training += "    \"objective\": \(jsonString(objectiveText(s))),\n"
     training += "    \"held_out\": {"
@@ -78,10 +81,17 @@ public enum ModelDirectory {
   /// What the model's exported C is estimated to cost a Cortex-M4F in float (ModelCost): its
   /// features' RAM and its trees' flash.
   public static func estimatedCost(_ result: TrainingResult) -> (ram: Int, flash: Int) {
-    let nodes = result.labels.reduce(0) { total, l in
-      total + ((try? TreeEnsemble(json: l.model, file: l.label).structure.trees.reduce(0) { $0 + $1.count }) ?? 0)
+    let ensembles = result.labels.compactMap {
+      try? TreeEnsemble(json: $0.model, file: $0.label).structure.trees
     }
-    return (ModelCost.ram(spec: result.settings.spec), ModelCost.flash(nodes: nodes, kind: result.settings.spec.kind))
+    let nodes = ensembles.reduce(0) { total, trees in total + trees.reduce(0) { $0 + $1.count } }
+    let spec = result.settings.spec
+    return (
+      ModelCost.ram(spec: spec),
+      ModelCost.flash(
+        nodes: nodes, trees: ensembles.reduce(0) { $0 + $1.count }, spec: spec,
+        layout: result.settings.budget?.trees ?? .code)
+    )
   }
 
   /// The names of the files written for `labels`.
@@ -126,10 +136,13 @@ public enum ModelDirectory {
     let limits = [
       s.budget?.ram.map { "RAM <= \($0)" }, s.budget?.flash.map { "flash <= \($0)" },
     ].compactMap { $0 }.joined(separator: ", ")
-    var text = "budget (\(limits) bytes on a Cortex-M4F in float): "
+    var text =
+      "budget (\(limits) bytes on a Cortex-M4F in float\(s.budget?.trees == .table ? ", trees as a table" : "")): "
     text += "a \(formatNumber(s.spec.rateHz)) Hz grid, \(s.spec.widthsPhrase), "
-    text += "bands \(s.spec.bands.map { "\(formatNumber($0.low))-\(formatNumber($0.high))" }.joined(separator: ", ")) Hz, "
-    text += "\(s.rounds) trees of depth \(s.maxDepth) at a learning rate of \(cFormat("%.3g", s.learningRate)); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
+    text +=
+      "bands \(s.spec.bands.map { "\(formatNumber($0.low))-\(formatNumber($0.high))" }.joined(separator: ", ")) Hz, "
+    text +=
+      "\(s.rounds) trees of depth \(s.maxDepth) at a learning rate of \(cFormat("%.3g", s.learningRate)); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
     text += "(unbudgeted: \(free.ram) and \(free.flash); scripts/footprint measures an export)\n"
     for (l, u) in zip(result.labels, unbudgeted.labels) {
       text += "  \(l.label) held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"

@@ -379,7 +379,9 @@ public enum Trainer {
   /// The decodings searched: thresholds, hysteresis, minimum duration and merge gap, and the hold
   /// path with the strict thresholds.
   static var candidates: [ProbabilityDecoder.Configuration] {
-    func decoding(on: Double, offShare: Double, minimum: Double, gap: Double) -> ProbabilityDecoder.Configuration {
+    func decoding(on: Double, offShare: Double, minimum: Double, gap: Double)
+      -> ProbabilityDecoder.Configuration
+    {
       var c = ProbabilityDecoder.Configuration()
       c.on = on
       c.off = (on * offShare * 1000).rounded() / 1000
@@ -393,7 +395,9 @@ public enum Trainer {
     for on in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999] {
       for offShare in [0.5, 0.75, 1.0] {
         for minimum in [0.0, 0.2, 0.5] {
-          for gap in [0.25, 0.75, 1.5] { all.append(decoding(on: on, offShare: offShare, minimum: minimum, gap: gap)) }
+          for gap in [0.25, 0.75, 1.5] {
+            all.append(decoding(on: on, offShare: offShare, minimum: minimum, gap: gap))
+          }
         }
       }
     }

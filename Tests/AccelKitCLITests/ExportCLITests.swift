@@ -559,9 +559,13 @@ extension ExportCLITests {
   /// Cortex-M4F, fits both, and its estimate is an upper bound within 10% of what is measured;
   /// train says what the budget chose and shows the unbudgeted model's held-out figures beside;
   /// a RAM no model fits is refused with what the smallest needs. With exponential features too
-  /// (their estimate is within 15%: it is calibrated on fewer models), and with attitude features.
-  @Test(arguments: [(false, false), (true, false), (true, true)])
-  func aBudgetedModelFitsItsBudget(exponential: Bool, attitude: Bool) throws {
+  /// (their estimate is within 15%: it is calibrated on fewer models), and with attitude features;
+  /// and with `--trees table`, the trees budgeted and built as a table (AK_DETECTOR_TREE_TABLE).
+  @Test(arguments: [
+    (false, false, false), (true, false, false), (true, true, false), (false, false, true),
+    (true, false, true),
+  ])
+  func aBudgetedModelFitsItsBudget(exponential: Bool, attitude: Bool, table: Bool) throws {
     try #require(
       Tools.path("arm-none-eabi-gcc") != nil,
       Comment(
@@ -569,16 +573,19 @@ extension ExportCLITests {
       ))
     let dir = Paths.temporaryDirectory()
     let kind = (exponential ? ["--exponential"] : []) + (attitude ? ["--attitude"] : [])
+    let form = table ? ["--trees", "table"] : []
     let train = try accelkit(
       [
         "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--ram", "4KiB", "--flash",
         "32KiB",
         "--quiet",
         "-o", dir + "/m",
-      ] + kind)
+      ] + kind + form)
     try #require(train.status == 0, "\(train.stderr)")
     #expect(
-      train.stdout.contains("budget (RAM <= 4096, flash <= 32768 bytes on a Cortex-M4F in float)"),
+      train.stdout.contains(
+        "budget (RAM <= 4096, flash <= 32768 bytes on a Cortex-M4F in float\(table ? ", trees as a table" : ""))"
+      ),
       "\(train.stdout)")
     #expect(train.stdout.contains("shake unbudgeted: f1 "), "\(train.stdout)")
     #expect(
@@ -597,7 +604,10 @@ extension ExportCLITests {
       "export", "--model", dir + "/m", "--precision", "float", "--rate", "50", "-o", dir + "/e",
     ])
     try #require(export.status == 0, "\(export.stderr)")
-    let measured = try accelkit([], shell: "'\(Paths.packageRoot)/scripts/footprint' '\(dir)/e'")
+    #expect(description.contains("\"trees\": \"table\"") == table)
+    let measured = try accelkit(
+      [],
+      shell: "'\(Paths.packageRoot)/scripts/footprint' '\(dir)/e'\(table ? " AK_DETECTOR_TREE_TABLE" : "")")
     try #require(measured.status == 0, "\(measured.stderr)")
     let row = measured.stdout.split(separator: "\n")[1].split(separator: ",").compactMap { Int($0) }
     let (flash, ram) = (row[0], row[3])
@@ -620,6 +630,11 @@ extension ExportCLITests {
       "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--flash", "lots", "-o", dir + "/x",
     ])
     #expect(bad.status == 64 && bad.stderr.contains("4KiB"), "\(bad.stderr)")
+    let formless = try accelkit([
+      "train", Paths.packageRoot + "/datasets/train", "--label", "shake", "--trees", "table", "-o",
+      dir + "/x",
+    ])
+    #expect(formless.status == 64 && formless.stderr.contains("give --flash"), "\(formless.stderr)")
     #expect(!fileExists(dir + "/x"))
   }
 

@@ -1,4 +1,5 @@
 import AccelCore
+import AccelExport
 import AccelLearning
 import AccelTraining
 import Testing
@@ -41,6 +42,20 @@ import Testing
     #expect(tight.maxDepth == 1 && tight.rounds == 21 && tight.learningRate == 0.5)
     let roomy = try DeviceBudget(flash: 1 << 20).fitting(settings)
     #expect(roomy.rounds == 150 && roomy.learningRate == 0.1)
+  }
+
+  /// The trees as a table cost eight bytes a node and two a root (ModelCost): at 48 KiB,
+  /// (49152 - 11000 - 800) / (63 * 8 + 2) = 73 trees of depth 5, enough to keep the depth (79 of
+  /// depth 4 as code); at 24000 bytes, 24 of depth 5 and 48 of depth 4 are too few, 100 of depth 3
+  /// (as code 55).
+  @Test func aTableHoldsMoreTrees() throws {
+    let settings = TrainingSettings(labels: ["shake"])
+    let roomy = try DeviceBudget(flash: 49152, trees: .table).fitting(settings)
+    #expect(roomy.rounds == 73 && roomy.maxDepth == 5 && roomy.budget?.trees == .table)
+    let middle = try DeviceBudget(flash: 24000, trees: .table).fitting(settings)
+    #expect(middle.maxDepth == 3 && middle.rounds == 100)
+    #expect(ModelCost.flash(nodes: 100 * 15, trees: 100, spec: settings.spec, layout: .table) <= 24000)
+    #expect(ModelCost.flash(nodes: 101 * 15, trees: 101, spec: settings.spec, layout: .table) > 24000)
   }
 
   /// The RAM sets the features: the given ones when they fit, else the richest smaller grid.

@@ -1,5 +1,6 @@
 import AccelCore
 import AccelEvaluation
+import AccelExport
 import AccelIO
 import AccelLearning
 import AccelTraining
@@ -101,6 +102,12 @@ struct Train: ParsableCommand {
       "The flash it may take (e.g. 48KiB): as many trees as fit.", valueName: "size"))
   var flash: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "With --flash, the form the exported trees take: code (the default) or table (compiled with AK_DETECTOR_TREE_TABLE: about half the flash a node, so more trees fit).",
+      valueName: "code|table"))
+  var trees: ModelCost.TreeLayout = .code
+
   @Option(help: ArgumentHelp("The matching tolerance the decoding is scored with.", valueName: "seconds"))
   var tolerance: Finite = 0.25
 
@@ -122,6 +129,9 @@ struct Train: ParsableCommand {
     if !(2...1000).contains(folds) { throw ValidationError("--folds must be from 2 to 1000, got \(folds)") }
     if !(1...64).contains(threads) { throw ValidationError("--threads must be from 1 to 64, got \(threads)") }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+    if trees != .code, flash == nil {
+      throw ValidationError("--trees sets what a node costs in --flash: give --flash")
+    }
   }
 
   func settings() throws -> TrainingSettings {
@@ -155,7 +165,7 @@ struct Train: ParsableCommand {
     }
     let annotations = try jobs.map { try $0.annotations() }
     let budget = DeviceBudget(
-      ram: try ram.map(DeviceBudget.parseSize), flash: try flash.map(DeviceBudget.parseSize))
+      ram: try ram.map(DeviceBudget.parseSize), flash: try flash.map(DeviceBudget.parseSize), trees: trees)
     let fitted = budget == DeviceBudget() ? settings : try budget.fitting(settings)
     // With a budget, the unbudgeted model is trained too (its figures only), for the comparison.
     let runs = fitted.budget == nil ? [fitted] : [settings, fitted]
@@ -173,3 +183,5 @@ struct Train: ParsableCommand {
     if results.count == 2 { try writeStdout(ModelDirectory.budgetSummary(result, unbudgeted: results[0])) }
   }
 }
+
+extension ModelCost.TreeLayout: ExpressibleByArgument {}
