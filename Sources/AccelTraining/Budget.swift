@@ -39,7 +39,8 @@ public struct DeviceBudget: Equatable, Sendable {
   /// fit the RAM, else the richest that do (grids of 25, 20, 16 and 12.5 Hz, at most the one
   /// given, and one window of 2, 1.5 or 1 s, in that order, the bands cut at half the grid's
   /// rate); then as many trees of the given depth as the flash holds, a shallower depth while that
-  /// leaves fewer than 60 (down to depth 3; below it, while fewer than 30), with the learning rate
+  /// leaves fewer than 60 (down to depth 3; below it, while fewer than 30), and above depth 4
+  /// while it leaves fewer than the rounds asked for, with the learning rate
   /// raised as the rounds fall (at most 0.5). Throws
   /// when nothing fits, saying what the smallest needs.
   public func fitting(_ settings: TrainingSettings) throws -> TrainingSettings {
@@ -61,10 +62,12 @@ public struct DeviceBudget: Equatable, Sendable {
       func fitting(_ d: Int) -> Int { ModelCost.trees(fitting: flash, depth: d, spec: spec, layout: trees) }
       var depth = settings.maxDepth
       // In the same flash, more and shallower trees hold out better (docs/LEARNING.md): 79 of
-      // depth 4 beat 39 of depth 5, though no deeper cut pays below depth 3.
+      // depth 4 beat 39 of depth 5, 82 of depth 4 beat 75 of depth 5 as a table, though no
+      // deeper cut pays below depth 3. A depth above 4 is kept only with every round.
       func tooFew(_ d: Int) -> Bool {
         let trees = fitting(d)
         return trees < min(settings.rounds, 30) || (d > 3 && trees < min(settings.rounds, 60))
+          || (d > 4 && trees < settings.rounds)
       }
       while depth > 1 && tooFew(depth) { depth -= 1 }
       let rounds = min(settings.rounds, fitting(depth))

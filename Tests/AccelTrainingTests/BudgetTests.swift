@@ -45,17 +45,22 @@ import Testing
   }
 
   /// The trees as a table cost eight bytes a node and two a root (ModelCost): at 48 KiB,
-  /// (49152 - 11000 - 800) / (63 * 8 + 2) = 73 trees of depth 5, enough to keep the depth (79 of
-  /// depth 4 as code); at 24000 bytes, 24 of depth 5 and 48 of depth 4 are too few, 100 of depth 3
-  /// (as code 55).
+  /// (49152 - 11000 - 800) / (63 * 8 + 2) = 73 trees of depth 5, fewer than the 150 rounds, so
+  /// depth 4: 149 trees (250 bytes each; 79 of depth 4 as code), at a rate of 0.1 x 150 / 149; at
+  /// 24000 bytes, 24 of depth 5 and 48 of depth 4 are too few, 100 of depth 3 (as code 55). With
+  /// 70 rounds asked for, depth 5 holds them all and is kept.
   @Test func aTableHoldsMoreTrees() throws {
-    let settings = TrainingSettings(labels: ["shake"])
+    var settings = TrainingSettings(labels: ["shake"])
     let roomy = try DeviceBudget(flash: 49152, trees: .table).fitting(settings)
-    #expect(roomy.rounds == 73 && roomy.maxDepth == 5 && roomy.budget?.trees == .table)
+    #expect(roomy.rounds == 149 && roomy.maxDepth == 4 && roomy.budget?.trees == .table)
+    #expect(abs(roomy.learningRate - 0.1 * 150 / 149) < 1e-12)
     let middle = try DeviceBudget(flash: 24000, trees: .table).fitting(settings)
     #expect(middle.maxDepth == 3 && middle.rounds == 100)
     #expect(ModelCost.flash(nodes: 100 * 15, trees: 100, spec: settings.spec, layout: .table) <= 24000)
     #expect(ModelCost.flash(nodes: 101 * 15, trees: 101, spec: settings.spec, layout: .table) > 24000)
+    settings.rounds = 70
+    let all = try DeviceBudget(flash: 49152, trees: .table).fitting(settings)
+    #expect(all.rounds == 70 && all.maxDepth == 5 && all.learningRate == 0.1)
   }
 
   /// The RAM sets the features: the given ones when they fit, else the richest smaller grid.
