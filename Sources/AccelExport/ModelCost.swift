@@ -42,6 +42,10 @@ public enum ModelCost {
   static let tableNode = (narrow: 8, wide: 12)
   static let tableRoot = (narrow: 2, wide: 4)
 
+  /// Whether a label's table of `nodes` reading `features` features takes 16-bit indices (a
+  /// node's feature keeps its top two bits for the flags), as the exported header decides it.
+  static func narrowTable(nodes: Int, features: Int) -> Bool { nodes <= 65535 && features <= 16383 }
+
   /// The bytes of RAM (the state and the stack) of a model with features `spec`.
   public static func ram(spec: FeatureSpec) -> Int {
     if spec.kind == .exponential {
@@ -75,7 +79,7 @@ public enum ModelCost {
     case .code:
       return base + Int((Double(nodes) * flashPerNode).rounded(.up))
     case .table:
-      let wide = nodes > 65535 || spec.names.count > 16383
+      let wide = !narrowTable(nodes: nodes, features: spec.names.count)
       return base + tableWalkFlash + nodes * (wide ? tableNode.wide : tableNode.narrow) + trees
         * (wide ? tableRoot.wide : tableRoot.narrow)
     }
@@ -93,7 +97,7 @@ public enum ModelCost {
       return max(0, Int((Double(room) / flashPerNode).rounded(.down))) / perTree
     case .table:
       let narrow = max(0, room - tableWalkFlash) / (perTree * tableNode.narrow + tableRoot.narrow)
-      if narrow * perTree <= 65535 && spec.names.count <= 16383 { return narrow }
+      if narrowTable(nodes: narrow * perTree, features: spec.names.count) { return narrow }
       return max(0, room - tableWalkFlash) / (perTree * tableNode.wide + tableRoot.wide)
     }
   }

@@ -1139,7 +1139,7 @@ extension ModelDetector: CExportable {
     // The index type: 16 bits while every label's nodes and the features fit (the top bit of a
     // node's feature is its missing value's side).
     let most = structure.map { $0.trees.reduce(0) { $0 + $1.count } }.max() ?? 0
-    let narrow = most <= 65535 && names.count <= 16383
+    let narrow = ModelCost.narrowTable(nodes: most, features: names.count)
     var text = """
       /* A tree's node: its split condition (a leaf's value), the feature it reads with two flags
          (AK_DETECTOR_MISSING_LEFT: a missing value, NaN, goes left; AK_DETECTOR_LEAF: a leaf) and its

@@ -281,6 +281,15 @@ import Testing
     let read = try FeatureSpec(
       json: try JSONValue.parse(Array(attitude.json.utf8), file: "d.json"), file: "d.json")
     #expect(read == attitude)
+    // A flag that is not true or false is refused, naming the file and the field.
+    let odd = attitude.json.replacingOccurrences(of: "\"attitude\": true", with: "\"attitude\": 1")
+    #expect(odd != attitude.json)
+    do {
+      _ = try FeatureSpec(json: try JSONValue.parse(Array(odd.utf8), file: "d.json"), file: "d.json")
+      Issue.record("an attitude of 1 was read")
+    } catch let error as AccelError {
+      #expect(error.message.contains("d.json") && error.message.contains("\"attitude\""), "\(error.message)")
+    }
     attitude.kind = .windows
     #expect(throws: AccelError.self) { try attitude.validate() }
     var nyquist = spec
