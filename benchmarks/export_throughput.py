@@ -37,7 +37,7 @@ def main():
     parser.add_argument("--model", action="append", default=[],
                         help="a model directory accelkit train wrote, timed after the rules (repeatable)")
     parser.add_argument("--define", action="append", default=[],
-                        help="a macro the headers are compiled with, e.g. AK_DETECTOR_EARLY_STOP (repeatable)")
+                        help="a macro the headers are compiled with, e.g. AK_DETECTOR_TREE_TABLE or AK_DETECTOR_ALL_TREES (repeatable)")
     args = parser.parse_args()
     detectors = [(name, ["--rule", rule] + params, gyroscope) for name, rule, params, gyroscope in RULES]
     detectors += [("model " + os.path.basename(os.path.normpath(m)), ["--model", os.path.abspath(m)], False)

@@ -1,7 +1,8 @@
 /* bench.c: the throughput of an exported detector's push, on a trace held in memory.
  *
  *   cc -std=c99 -O2 -I DIR Examples/firmware/bench.c -o bench -lm
- *   (add -DAK_DETECTOR_EARLY_STOP for a learned model's trees stopped early; docs/EXPORT.md)
+ *   (a learned model's trees stop early; add -DAK_DETECTOR_ALL_TREES to walk them all, or
+ *   -DAK_DETECTOR_TREE_TABLE for its trees as a table; docs/EXPORT.md)
  *   ./bench trace.csv        (t,x,y,z or t,x,y,z,gx,gy,gz with a header; at least 1 s of work
  *                             is timed; with the gyroscope every sample goes to push_gyro)
  *

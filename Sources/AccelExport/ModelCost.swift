@@ -1,22 +1,18 @@
 import AccelGestures
 import AccelLearning
 
-/// What a learned model's exported C costs a Cortex-M4F in float (ModelExport's state and code),
-/// estimated before it is built: an upper bound for training budgets (`accelkit train --ram
-/// --flash`), calibrated against `scripts/footprint` (arm-none-eabi-gcc 12.2, -Os, newlib-nano) on
-/// eight models of 12.5-50 Hz grids, one or two windows and 40-150 trees and the built-in model,
-/// where it overestimates by 1-9%; for exponential features on four models of one label (25-50 Hz,
-/// one or two widths, 5-150 trees), where it overestimates by 1-12%. One label each: another label
-/// adds its decoder and event queue (about 600 bytes). Not an upper bound for every model: two of
-/// 82 trees of depth 4 trained with real positives (four widths, one with attitude features) take
-/// 1.3% and 2.4% more flash than estimated (docs/LEARNING.md, "Exponential features with real
-/// positives").
-/// With the trees as a table (AK_DETECTOR_TREE_TABLE) the flash is exact but for the base: eight
-/// bytes a node and two a tree's root with 16-bit indices (twelve and four past 65,535 nodes), so
-/// the estimate holds on every model measured (the built-in model, five others of exponential
-/// features, four of them with real positives, and one of windows; 60-169 trees, 972-8,222
-/// nodes: 96-484 bytes over).
-/// ExportCLITests builds a budgeted model and holds the measured cost to the budget.
+/// What a learned model's exported C costs a Cortex-M4F in float (ModelExport's state and code,
+/// its trees stopped early as by default), estimated before it is built: an upper bound for
+/// training budgets (`accelkit train --ram --flash`), calibrated against `scripts/footprint`
+/// (arm-none-eabi-gcc 12.2, -Os, newlib-nano) on 23 models of one label: eight of windows (12.5-50
+/// Hz grids, one or two windows) and fifteen of exponential features (25-50 Hz, one to four
+/// widths, seven with attitude features), 40-169 trees of depth 3-5 and 705-8,222 nodes, the
+/// built-in model, the five budgeted ones of ExportCLITests and six trained with real positives
+/// (docs/LEARNING.md) among them. As code it overestimates every one, by 0.3-7.5%; as a table
+/// (AK_DETECTOR_TREE_TABLE), whose flash is exact but for the base (eight bytes a node and two a
+/// tree's root with 16-bit indices, twelve and four past 65,535 nodes), by 0.1-4.6%. Another label
+/// adds its decoder and event queue (about 600 bytes). ExportCLITests builds budgeted models and
+/// holds the measured cost to the budget and the estimate.
 public enum ModelCost {
   /// The form of the exported trees: nested comparisons (the default) or a table of nodes and a
   /// walk (compiled with AK_DETECTOR_TREE_TABLE).
@@ -26,13 +22,15 @@ public enum ModelCost {
   /// RAM beside the windows: the decoders, the event queue, the grid's and gravity's state, and
   /// the deepest call's stack.
   static let ramOverhead = 1450
-  /// Flash beside the trees: the features, spectra, decoding and the API.
-  static let flashBase = 11_000
+  /// Flash beside the trees: the features, spectra, decoding and the API (measured: 9,858-10,300
+  /// bytes with one or two windows).
+  static let flashBase = 10_400
   /// Flash per tree node compiled as code (a comparison and a branch, or a leaf's value).
-  static let flashPerNode = 15.5
-  /// With exponential features: RAM beside the averages and the row, and flash beside the trees.
+  static let flashPerNode = 16.0
+  /// With exponential features: RAM beside the averages and the row, and flash beside the trees
+  /// (measured: 4,414-4,572 bytes).
   static let exponentialRamOverhead = 1032
-  static let exponentialFlashBase = 9_700
+  static let exponentialFlashBase = 4_600
   /// The attitude features' code (measured: 440 bytes).
   static let attitudeFlash = 460
   /// The table's walk and margin loop beside the base (measured: 316-420 bytes with exponential
@@ -41,6 +39,11 @@ public enum ModelCost {
   static let tableWalkFlash = 800
   static let tableNode = (narrow: 8, wide: 12)
   static let tableRoot = (narrow: 2, wide: 4)
+  /// The early stop, every eight trees: as code a comparison with its limit inlined (measured:
+  /// 32-79 bytes), in a table the limit (four bytes) beside the check (measured: 88-136 bytes in
+  /// all for 10-22 groups).
+  static let stopPerGroup = (code: 80, table: 4)
+  static let tableStopFlash = 60
 
   /// Whether a label's table of `nodes` reading `features` features takes 16-bit indices (a
   /// node's feature keeps its top two bits for the flags), as the exported header decides it.
@@ -75,13 +78,14 @@ public enum ModelCost {
   /// its trees in `layout`.
   public static func flash(nodes: Int, trees: Int, spec: FeatureSpec, layout: TreeLayout = .code) -> Int {
     let base = base(spec)
+    let groups = (trees + 7) / 8
     switch layout {
     case .code:
-      return base + Int((Double(nodes) * flashPerNode).rounded(.up))
+      return base + Int((Double(nodes) * flashPerNode).rounded(.up)) + groups * stopPerGroup.code
     case .table:
       let wide = !narrowTable(nodes: nodes, features: spec.names.count)
       return base + tableWalkFlash + nodes * (wide ? tableNode.wide : tableNode.narrow) + trees
-        * (wide ? tableRoot.wide : tableRoot.narrow)
+        * (wide ? tableRoot.wide : tableRoot.narrow) + tableStopFlash + groups * stopPerGroup.table
     }
   }
 
@@ -91,15 +95,17 @@ public enum ModelCost {
     -> Int
   {
     let perTree = (1 << (depth + 1)) - 1
-    let room = flash - base(spec)
-    switch layout {
-    case .code:
-      return max(0, Int((Double(room) / flashPerNode).rounded(.down))) / perTree
-    case .table:
-      let narrow = max(0, room - tableWalkFlash) / (perTree * tableNode.narrow + tableRoot.narrow)
-      if narrowTable(nodes: narrow * perTree, features: spec.names.count) { return narrow }
-      return max(0, room - tableWalkFlash) / (perTree * tableNode.wide + tableRoot.wide)
+    // The estimate grows with the trees (a node costs at least a byte): the most that fit, by halving.
+    var (low, high) = (0, max(0, flash / perTree))
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if self.flash(nodes: middle * perTree, trees: middle, spec: spec, layout: layout) <= flash {
+        low = middle
+      } else {
+        high = middle - 1
+      }
     }
+    return low
   }
 
   static func base(_ spec: FeatureSpec) -> Int {

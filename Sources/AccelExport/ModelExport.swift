@@ -629,20 +629,30 @@ extension ModelDetector: CExportable {
     /* The largest eigenvalue of a symmetric 3x3 matrix (xx, yy, zz, xy, xz, yz). */
     static inline ak_detector_real ak_detector_largest_eigenvalue(const ak_detector_real *c) {
       ak_detector_real p1 = c[3] * c[3] + c[4] * c[4] + c[5] * c[5];
-      ak_detector_real q = (c[0] + c[1] + c[2]) / 3, p2, p, b[6], det, r;
+      ak_detector_real q = (c[0] + c[1] + c[2]) / 3, p2, p, b[6], det, r, s, y, inverse;
+      int i;
       if (p1 < (ak_detector_real)1e-300) return AK_DETECTOR_MAX(AK_DETECTOR_MAX(c[0], c[1]), c[2]);
       p2 = (c[0] - q) * (c[0] - q) + (c[1] - q) * (c[1] - q) + (c[2] - q) * (c[2] - q) + 2 * p1;
       p = AK_DETECTOR_SQRT(p2 / 6);
       if (!(p > 0)) return q;
-      b[0] = (c[0] - q) / p;
-      b[1] = (c[1] - q) / p;
-      b[2] = (c[2] - q) / p;
-      b[3] = c[3] / p;
-      b[4] = c[4] / p;
-      b[5] = c[5] / p;
+      inverse = 1 / p;
+      b[0] = (c[0] - q) * inverse;
+      b[1] = (c[1] - q) * inverse;
+      b[2] = (c[2] - q) * inverse;
+      b[3] = c[3] * inverse;
+      b[4] = c[4] * inverse;
+      b[5] = c[5] * inverse;
       det = b[0] * (b[1] * b[2] - b[5] * b[5]) - b[3] * (b[3] * b[2] - b[5] * b[4]) + b[4] * (b[3] * b[5] - b[1] * b[4]);
       r = AK_DETECTOR_MAX(-1, AK_DETECTOR_MIN(1, det / 2));
-      return q + 2 * p * AK_DETECTOR_COS(AK_DETECTOR_ACOS(r) / 3);
+      /* cos(acos(r) / 3) without a trigonometric function: 1/2 + s y with s = sqrt(1 + r) and y the
+         simple root of 4 s y^3 + 6 y^2 - 1, two Halley steps from a line (docs/LEARNING.md). */
+      s = AK_DETECTOR_SQRT(1 + r);
+      y = (ak_detector_real)0.40224 - (ak_detector_real)0.035484 * s;
+      for (i = 0; i < 2; i++) {
+        ak_detector_real y2 = y * y, k = 4 * s * y2 * y + 6 * y2 - 1, k1 = 12 * s * y2 + 12 * y, k2 = 24 * s * y + 12;
+        y = y - 2 * k * k1 / (2 * k1 * k1 - k * k2);
+      }
+      return q + 2 * p * ((ak_detector_real)0.5 + s * y);
     }
 
     static inline ak_detector_real ak_detector_correlation(ak_detector_real cov, ak_detector_real a, ak_detector_real b) {
@@ -1048,19 +1058,33 @@ extension ModelDetector: CExportable {
   /// Every label's trees and margin, in two forms of the same comparisons and sums (the events
   /// are the same): as code (`treeCode`, the default: the faster on a desktop processor) or, with
   /// AK_DETECTOR_TREE_TABLE defined when the header is compiled, as a table (`treeTable`: about
-  /// 40% less flash for the built-in model, docs/EXPORT.md).
+  /// 40% less flash for the built-in model, docs/EXPORT.md). Either form stops a row's trees
+  /// early (`treeCode`) unless AK_DETECTOR_ALL_TREES is defined.
   static func trees(
     _ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String],
     stops: [(limit: Double, most: [Double])?]
   ) -> String {
-    "#ifdef AK_DETECTOR_TREE_TABLE\n" + treeTable(structure, names: names, stops: stops) + "#else\n"
+    let early =
+      stops.contains { $0 != nil }
+      ? """
+      /* A row stops walking the trees once those walked prove its probability below everything the
+         decoding compares with (about a third of the trees on everyday motion): the events are the
+         same as with every tree walked, which AK_DETECTOR_ALL_TREES defined asks for (a little less
+         flash, slower). */
+      #if !defined(AK_DETECTOR_ALL_TREES) && !defined(AK_DETECTOR_EARLY_STOP)
+      #define AK_DETECTOR_EARLY_STOP
+      #endif
+
+      """ : ""
+    return early + "#ifdef AK_DETECTOR_TREE_TABLE\n" + treeTable(structure, names: names, stops: stops)
+      + "#else\n"
       + treeCode(structure, names: names, stops: stops) + "#endif\n\n"
   }
 
   /// Every tree as a function of the row's features in single precision, and each label's margin.
   /// With a stop (`TreeEnsemble.marginSurelyBelow` of the decoding's floor and the most each
-  /// group of eight trees and the later ones can add) and AK_DETECTOR_EARLY_STOP defined when the
-  /// header is compiled, the margin is minus infinity (a probability of 0) as soon as the trees
+  /// group of eight trees and the later ones can add) and AK_DETECTOR_EARLY_STOP defined (as
+  /// `trees` defines it unless AK_DETECTOR_ALL_TREES is), the margin is minus infinity (a probability of 0) as soon as the trees
   /// added so far prove it below the limit, as
   /// `TreeEnsemble.Evaluator.probability(_:unlessBelow:)` does (there the sum plus the bound
   /// below the limit, here the sum below the limit minus the bound, rounded down to a float).
@@ -1071,9 +1095,6 @@ extension ModelDetector: CExportable {
     var text =
       stops.contains { $0 != nil }
       ? """
-      /* Compiled with AK_DETECTOR_EARLY_STOP defined, a row stops walking the trees once those walked
-         prove its probability below everything the decoding compares with (about a third of the
-         trees on everyday motion): the events are the same, the code a little larger. */
       #ifdef AK_DETECTOR_EARLY_STOP
       #define AK_DETECTOR_STOP_BELOW(m, limit) if ((m) < (limit)) return -INFINITY
       #else

@@ -189,9 +189,12 @@ struct ExponentialFeatures {
             lanes[at + 5] = last.replacing(with: side, where: side .!= 0)
             lanes[at + 4] += a * (crossed - lanes[at + 4])
             if s < 3 { lanes[joint + 6 * c + 3 + s] = d }
-            for b in 0..<bands {
-              let y2 = SIMD4(repeating: lanes[filters + 6 * (b / 4) + 5][b % 4])
-              lanes[at + 9 + b] += a * (y2 - lanes[at + 9 + b])
+            for k in 0..<bandChunks {
+              let squares = lanes[filters + 6 * k + 5]
+              for j in 0..<min(4, bands - 4 * k) {
+                let power = at + 9 + 4 * k + j
+                lanes[power] += a * (SIMD4(repeating: squares[j]) - lanes[power])
+              }
             }
           }
         }
@@ -267,64 +270,78 @@ struct ExponentialFeatures {
     let perSignal = count + bands
     let perWidth = row.count / widths
     let tiny = SIMD4<Double>(repeating: 1e-12)
-    lanes.withUnsafeBufferPointer { lanes in
-      row.withUnsafeMutableBufferPointer { row in
-        // Four widths at a time (a chunk's lanes, so the divisions and roots are vector ones),
-        // each lane to its width's place in the row.
-        for c in 0..<chunks {
-          let first = 4 * c
-          let present = min(4, widths - first)
-          for s in 0..<signals {
-            let base = first * perWidth + s * perSignal
-            if s >= 6 && !hasGyroscope {
-              for i in 0..<present {
-                for j in 0..<perSignal { row[base + i * perWidth + j] = .nan }
+    // Per signal and chunk the ratios, four widths a vector: the jerk ratio, then each band's share.
+    withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: 1 + bands) { ratios in
+      let ratioScalars = UnsafeRawPointer(ratios.baseAddress!).assumingMemoryBound(to: Double.self)
+      lanes.withUnsafeBufferPointer { lanes in
+        // The lanes one double at a time: lane i of vector k is scalar 4 k + i.
+        let scalars = UnsafeRawPointer(lanes.baseAddress!).assumingMemoryBound(to: Double.self)
+        row.withUnsafeMutableBufferPointer { row in
+          let out = row.baseAddress!
+          for c in 0..<chunks {
+            let first = 4 * c
+            let present = min(4, widths - first)
+            for s in 0..<signals {
+              let base = first &* perWidth &+ s &* perSignal
+              if s >= 6 && !hasGyroscope {
+                for i in 0..<present {
+                  (out + (base &+ i &* perWidth)).update(repeating: .nan, count: perSignal)
+                }
+                continue
               }
-              continue
+              let vector = blocks &+ (s &* chunks &+ c) &* block
+              let v = lanes[vector + 1]
+              let some = v .> tiny
+              // One division per lane: the ratios multiply by the variance's reciprocal.
+              let inverse = 1 / v
+              ratios[0] = SIMD4<Double>.zero.replacing(
+                with: (lanes[vector + 8] * inverse).squareRoot(), where: some)
+              for b in 0..<bands {
+                ratios[1 + b] = SIMD4<Double>.zero.replacing(
+                  with: lanes[vector + 9 + b] * inverse, where: some)
+              }
+              // Each width's lane to its place in the row, a signal's fields side by side.
+              for i in 0..<present {
+                let o = out + (base &+ i &* perWidth)
+                let lane = scalars + (4 &* vector &+ i)
+                let ratio = ratioScalars + i
+                o[0] = lane[0]
+                o[1] = lane[4]
+                o[2] = lane[8]
+                o[3] = lane[12]
+                o[4] = lane[24]
+                o[5] = lane[28]
+                o[6] = lane[16]
+                o[7] = ratio[0]
+                for b in 0..<bands { o[count &+ b] = ratio[4 &+ 4 &* b] }
+              }
             }
-            let at = blocks + (s * chunks + c) * block
-            let v = lanes[at + 1]
-            let some = v .> tiny
-            // One division per lane: the ratios below multiply by the variance's reciprocal.
-            let inverse = 1 / v
-            var ratio = SIMD4<Double>.zero
-            ratio.replace(with: (lanes[at + 8] * inverse).squareRoot(), where: some)
-            func put(_ j: Int, _ field: SIMD4<Double>) {
-              for i in 0..<present { row[base + i * perWidth + j] = field[i] }
-            }
-            put(0, lanes[at])
-            put(1, v)
-            put(2, lanes[at + 2])
-            put(3, lanes[at + 3])
-            put(4, lanes[at + 6])
-            put(5, lanes[at + 7])
-            put(6, lanes[at + 4])
-            put(7, ratio)
-            for b in 0..<bands {
-              var share = SIMD4<Double>.zero
-              share.replace(with: lanes[at + 9 + b] * inverse, where: some)
-              put(count + b, share)
-            }
-          }
-          let step = chunks * block
-          let variance = blocks + c * block + 1
-          let j = joint + 6 * c
-          for i in 0..<present {
-            let covariance = (
-              lanes[variance][i], lanes[variance + step][i], lanes[variance + 2 * step][i], lanes[j][i],
-              lanes[j + 1][i], lanes[j + 2][i]
-            )
-            let k = FeatureExtractor.writeJoint(
-              covariance: covariance, row: row, at: (first + i) * perWidth + signals * perSignal)
-            guard attitude else { continue }
-            let (norm, vert) = (
-              lanes[blocks + (3 * chunks + c) * block + 2][i], lanes[blocks + (4 * chunks + c) * block + 2][i]
-            )
-            row[k] = norm > 1e-12 ? min(1, vert / norm) : 0
-            for j in 0..<2 {
-              let m = directions + 6 * c + 3 * j
-              let (x, y, z) = (lanes[m][i], lanes[m + 1][i], lanes[m + 2][i])
-              row[k + 1 + j] = max(0, 1 - (x * x + y * y + z * z).squareRoot())
+            let step = chunks * block
+            let variance = blocks + c * block + 1
+            let j = joint + 6 * c
+            // The four widths' joint features at once, lane by lane as the C's per width.
+            let features = FeatureExtractor.jointFeatures(
+              (
+                lanes[variance], lanes[variance + step], lanes[variance + 2 * step], lanes[j], lanes[j + 1],
+                lanes[j + 2]
+              ))
+            for i in 0..<present {
+              let at = (first + i) * perWidth + signals * perSignal
+              (row[at], row[at + 1], row[at + 2], row[at + 3], row[at + 4]) = (
+                features.0[i], features.1[i], features.2[i], features.3[i], features.4[i]
+              )
+              let k = at + 5
+              guard attitude else { continue }
+              let (norm, vert) = (
+                lanes[blocks + (3 * chunks + c) * block + 2][i],
+                lanes[blocks + (4 * chunks + c) * block + 2][i]
+              )
+              row[k] = norm > 1e-12 ? min(1, vert / norm) : 0
+              for j in 0..<2 {
+                let m = directions + 6 * c + 3 * j
+                let (x, y, z) = (lanes[m][i], lanes[m + 1][i], lanes[m + 2][i])
+                row[k + 1 + j] = max(0, 1 - (x * x + y * y + z * z).squareRoot())
+              }
             }
           }
         }

@@ -66,6 +66,8 @@ public struct FeatureExtractor {
   private var hasGyroscope = false
   // Scratch space.
   private var row: [Double]
+  /// How many features a row holds.
+  var rowLength: Int { row.count }
   private let transforms: [RealFFTPair]
   /// Each signal's tapered window (capacity values per signal), then two power spectra.
   private var tapers: [Double]
@@ -703,17 +705,106 @@ public struct FeatureExtractor {
     covariance c: (Double, Double, Double, Double, Double, Double), row: UnsafeMutableBufferPointer<Double>,
     at k: Int
   ) -> Int {
-    func correlation(_ cov: Double, _ a: Double, _ b: Double) -> Double {
-      a > 1e-12 && b > 1e-12 ? max(-1, min(1, cov / (a * b).squareRoot())) : 0
-    }
-    row[k] = correlation(c.3, c.0, c.1)
-    row[k + 1] = correlation(c.4, c.0, c.2)
-    row[k + 2] = correlation(c.5, c.1, c.2)
-    let largest = largestEigenvalue(c)
-    let trace = c.0 + c.1 + c.2
-    row[k + 3] = trace > 1e-12 ? min(1, largest / trace) : 1.0 / 3
-    row[k + 4] = max(0, largest).squareRoot()
+    let joint = jointFeatures(
+      (
+        SIMD4(repeating: c.0), SIMD4(repeating: c.1), SIMD4(repeating: c.2), SIMD4(repeating: c.3),
+        SIMD4(repeating: c.4), SIMD4(repeating: c.5)
+      ))
+    (row[k], row[k + 1], row[k + 2], row[k + 3], row[k + 4]) = (
+      joint.0[0], joint.1[0], joint.2[0], joint.3[0], joint.4[0]
+    )
     return k + 5
+  }
+
+  /// The joint features of four covariances (xx, yy, zz, xy, xz, yz), one per lane: the
+  /// correlations xy, xz and yz (0 unless both variances exceed 1e-12, else within [-1, 1]), the
+  /// linearity (the largest eigenvalue over the trace, at most 1; a third while the trace is at
+  /// most 1e-12) and the principal direction's size (the root of the largest eigenvalue, at
+  /// least 0). Each lane's arithmetic is the exported C's `ak_detector_write_joint`.
+  @inline(__always)
+  static func jointFeatures(
+    _ c: (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>)
+  ) -> (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>) {
+    let tiny = SIMD4<Double>(repeating: 1e-12)
+    @inline(__always)
+    func correlation(_ cov: SIMD4<Double>, _ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
+      let r = SIMD4<Double>.zero.replacing(with: clamp(cov / (a * b).squareRoot()), where: a .> tiny)
+      return SIMD4<Double>.zero.replacing(with: r, where: b .> tiny)
+    }
+    let largest = largestEigenvalues(c)
+    let trace = c.0 + c.1 + c.2
+    let linearity = SIMD4<Double>(repeating: 1.0 / 3).replacing(
+      with: upTo1(largest / trace), where: trace .> tiny)
+    return (
+      correlation(c.3, c.0, c.1), correlation(c.4, c.0, c.2), correlation(c.5, c.1, c.2), linearity,
+      SIMD4<Double>.zero.replacing(with: largest, where: largest .>= 0).squareRoot()
+    )
+  }
+
+  /// Swift's min(1, v) lane by lane (v < 1 ? v : 1), as the C's AK_DETECTOR_MIN.
+  @inline(__always)
+  static func upTo1(_ v: SIMD4<Double>) -> SIMD4<Double> {
+    SIMD4<Double>(repeating: 1).replacing(with: v, where: v .< 1)
+  }
+
+  /// Swift's max(-1, min(1, v)) lane by lane.
+  @inline(__always)
+  static func clamp(_ v: SIMD4<Double>) -> SIMD4<Double> {
+    let m = upTo1(v)
+    return m.replacing(with: -1, where: m .<= -1)
+  }
+
+  /// The largest eigenvalue of a symmetric 3x3 matrix (xx, yy, zz, xy, xz, yz).
+  static func largestEigenvalue(_ c: (Double, Double, Double, Double, Double, Double)) -> Double {
+    largestEigenvalues(
+      (
+        SIMD4(repeating: c.0), SIMD4(repeating: c.1), SIMD4(repeating: c.2), SIMD4(repeating: c.3),
+        SIMD4(repeating: c.4), SIMD4(repeating: c.5)
+      ))[0]
+  }
+
+  /// The largest eigenvalue of four symmetric 3x3 matrices (xx, yy, zz, xy, xz, yz), one per
+  /// lane, by the trigonometric solution of the characteristic polynomial without a
+  /// trigonometric function: with q the trace over 3, p the deviation's size and r the
+  /// determinant of (A - q I) / p over 2 (within [-1, 1]), the eigenvalue is q + 2 p c where
+  /// c = cos(acos(r) / 3), the largest root of 4 c^3 - 3 c = r. Writing c = 1/2 + s y with
+  /// s = sqrt(1 + r), y is the positive root of 4 s y^3 + 6 y^2 - 1, a simple root in
+  /// [0.353, 0.409] whatever r (where c's own equation has a double root at r = -1); two Halley
+  /// steps from 0.40224 - 0.035484 s find it to within a unit in the last place (docs/LEARNING.md).
+  /// A diagonal matrix (off-diagonal squares summing under 1e-300) gives its largest entry.
+  @inline(__always)
+  static func largestEigenvalues(
+    _ c: (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>)
+  ) -> SIMD4<Double> {
+    let p1 = c.3 * c.3 + c.4 * c.4 + c.5 * c.5
+    let q = (c.0 + c.1 + c.2) / 3
+    let p2 = (c.0 - q) * (c.0 - q) + (c.1 - q) * (c.1 - q) + (c.2 - q) * (c.2 - q) + 2 * p1
+    let p = (p2 / 6).squareRoot()
+    let inverse = 1 / p
+    let b = (
+      (c.0 - q) * inverse, (c.1 - q) * inverse, (c.2 - q) * inverse, c.3 * inverse, c.4 * inverse,
+      c.5 * inverse
+    )
+    let det =
+      b.0 * (b.1 * b.2 - b.5 * b.5) - b.3 * (b.3 * b.2 - b.5 * b.4) + b.4 * (b.3 * b.5 - b.1 * b.4)
+    let r = clamp(det / 2)
+    let s = (1 + r).squareRoot()
+    var y = 0.40224 - 0.035484 * s
+    for _ in 0..<2 {
+      let y2 = y * y
+      let k = 4 * s * y2 * y + 6 * y2 - 1
+      let k1 = 12 * s * y2 + 12 * y
+      let k2 = 24 * s * y + 12
+      y = y - 2 * k * k1 / (2 * k1 * k1 - k * k2)
+    }
+    var largest = q + 2 * p * (0.5 + s * y)
+    largest.replace(with: q, where: .!(p .> 0))
+    // max(max(xx, yy), zz), Swift's max (v >= m ? v : m).
+    var diagonal = c.0
+    diagonal.replace(with: c.1, where: c.1 .>= diagonal)
+    diagonal.replace(with: c.2, where: c.2 .>= diagonal)
+    largest.replace(with: diagonal, where: p1 .< 1e-300)
+    return largest
   }
 
   @inline(__always)
@@ -737,20 +828,4 @@ public struct FeatureExtractor {
   /// Four lanes' sums added in the fixed order (0 + 1) + (2 + 3).
   @inline(__always)
   static func laneTotal(_ v: SIMD4<Double>) -> Double { (v[0] + v[1]) + (v[2] + v[3]) }
-
-  /// The largest eigenvalue of a symmetric 3x3 matrix (xx, yy, zz, xy, xz, yz), by the
-  /// trigonometric solution of its characteristic polynomial.
-  static func largestEigenvalue(_ c: (Double, Double, Double, Double, Double, Double)) -> Double {
-    let p1 = c.3 * c.3 + c.4 * c.4 + c.5 * c.5
-    let q = (c.0 + c.1 + c.2) / 3
-    if p1 < 1e-300 { return max(c.0, c.1, c.2) }
-    let p2 = (c.0 - q) * (c.0 - q) + (c.1 - q) * (c.1 - q) + (c.2 - q) * (c.2 - q) + 2 * p1
-    let p = (p2 / 6).squareRoot()
-    guard p > 0 else { return q }
-    let b = ((c.0 - q) / p, (c.1 - q) / p, (c.2 - q) / p, c.3 / p, c.4 / p, c.5 / p)
-    let det =
-      b.0 * (b.1 * b.2 - b.5 * b.5) - b.3 * (b.3 * b.2 - b.5 * b.4) + b.4 * (b.3 * b.5 - b.1 * b.4)
-    let r = max(-1, min(1, det / 2))
-    return q + 2 * p * cos(acos(r) / 3)
-  }
 }

@@ -173,16 +173,20 @@ public struct ModelRunner {
     // further: the events are the same.
     let limits = zip(classifiers, decoders).map { $0.marginSurelyBelow($1.configuration.floor) ?? -.infinity }
     // The trees and decoders read in place: a row copies nothing and counts no references.
+    // One single-precision copy of the row for every row of the block.
+    var scratch = [Float](repeating: 0, count: extractor.rowLength)
     TreeEnsemble.withEvaluators(classifiers) { evaluators in
       evaluators.withUnsafeBufferPointer { classifiers in
         limits.withUnsafeBufferPointer { limits in
           labels.withUnsafeBufferPointer { labels in
             decoders.withUnsafeMutableBufferPointer { decoders in
-              extractor.process(block) { _, end, values in
-                for k in classifiers.indices {
-                  let p = classifiers[k].probability(values, unlessBelow: limits[k])
-                  if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
-                    out.append((labels[k], event))
+              scratch.withUnsafeMutableBufferPointer { scratch in
+                extractor.process(block) { _, end, values in
+                  for k in classifiers.indices {
+                    let p = classifiers[k].probability(values, unlessBelow: limits[k], scratch: scratch)
+                    if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
+                      out.append((labels[k], event))
+                    }
                   }
                 }
               }

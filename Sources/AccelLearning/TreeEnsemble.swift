@@ -228,11 +228,21 @@ public struct TreeEnsemble: Sendable, Equatable {
     /// `limit` (from `marginSurelyBelow`): the rest are not walked. For a decoder, whose every
     /// threshold is at or above the floor, the 0 and the probability are the same.
     public func probability(_ features: UnsafeBufferPointer<Double>, unlessBelow limit: Double) -> Double {
-      var sum = baseMargin
-      let below = withUnsafeTemporaryAllocation(of: Float.self, capacity: features.count) { values in
-        for i in features.indices { values[i] = Float(features[i]) }
-        return margin(values, into: &sum, unlessBelow: limit)
+      withUnsafeTemporaryAllocation(of: Float.self, capacity: features.count) {
+        probability(features, unlessBelow: limit, scratch: $0)
       }
+    }
+
+    /// The same, the features' single-precision copy in `scratch` (at least as long as them):
+    /// a caller scoring many rows allocates it once.
+    public func probability(
+      _ features: UnsafeBufferPointer<Double>, unlessBelow limit: Double,
+      scratch: UnsafeMutableBufferPointer<Float>
+    ) -> Double {
+      precondition(scratch.count >= features.count, "the scratch is shorter than the features")
+      var sum = baseMargin
+      for i in features.indices { scratch[i] = Float(features[i]) }
+      let below = margin(scratch, into: &sum, unlessBelow: limit)
       return below ? 0 : Double(TreeEnsemble.logistic(sum))
     }
 

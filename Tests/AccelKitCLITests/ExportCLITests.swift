@@ -53,7 +53,7 @@ import Testing
   /// Exports `rule` with `params` at `rate`, compiles replay.c against it, runs it and
   /// detect-shakes on every trace; returns the traces whose outputs differ, with both outputs.
   /// With `model`, the model in that directory is exported and run (`rule` only names the files);
-  /// `defines` are given to the compiler as -D (a model's AK_DETECTOR_EARLY_STOP,
+  /// `defines` are given to the compiler as -D (a model's AK_DETECTOR_ALL_TREES,
   /// AK_DETECTOR_TREE_TABLE).
   static func differences(
     rule: String, params: [String], traces: [(path: String, rate: String)], in dir: String,
@@ -119,10 +119,9 @@ import Testing
     let traces = try Self.plainCopies(try Self.testTraces() + real, in: dir)
     #expect(traces.count > 60)
     var events = 0
-    // The models' trees stop early here (floatLossIsWhatTheHeadersSay walks them all).
+    // The models' trees stop early here, as by default (floatLossIsWhatTheHeadersSay walks them all).
     for rule in Self.detectors {
-      let differing = try Self.differences(
-        rule: rule, params: [], traces: traces, in: dir, defines: ["AK_DETECTOR_EARLY_STOP"])
+      let differing = try Self.differences(rule: rule, params: [], traces: traces, in: dir)
       #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
       events += Self.eventCount(traces, rule: rule)
     }
@@ -302,16 +301,15 @@ extension ExportCLITests {
     for (k, params) in [[], loose, held].enumerated() {
       let traces = recorded + plain + sparse
       // Every row's trees walked at the model's decoding, as code and as a table; stopped early
-      // at the others', as code at the loose one and as a table on the hold path.
+      // (the default) at the others', as code at the loose one and as a table on the hold path.
       let differing = try Self.differences(
         rule: "trained\(k)", params: params, traces: traces, in: dir, model: dir + "/model",
-        defines: k == 0
-          ? [] : k == 1 ? ["AK_DETECTOR_EARLY_STOP"] : ["AK_DETECTOR_EARLY_STOP", "AK_DETECTOR_TREE_TABLE"])
+        defines: k == 0 ? ["AK_DETECTOR_ALL_TREES"] : k == 1 ? [] : ["AK_DETECTOR_TREE_TABLE"])
       #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
       if k == 0 {
         let table = try Self.differences(
           rule: "trained\(k)", params: params, traces: traces, in: dir, model: dir + "/model",
-          defines: ["AK_DETECTOR_TREE_TABLE"])
+          defines: ["AK_DETECTOR_ALL_TREES", "AK_DETECTOR_TREE_TABLE"])
         #expect(table.isEmpty, "\(table.count) traces differ; the first: \(table.first ?? "")")
       }
       #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
@@ -348,11 +346,16 @@ extension ExportCLITests {
           "ACCELKIT export --rule \(rule) --rate 50 --precision \(precision) --prefix p_\(precision) -o '\(out)'\n"
         script +=
           "printf '#include \"accelkit_detector.h\"\\nint main(void) { p_\(precision)_state s; p_\(precision)_event e; p_\(precision)_init(&s); return p_\(precision)_push(&s, 0, 0, 0, -1, &e) + p_\(precision)_finish(&s, &e); }\\n' > '\(out)/main.c'\n"
-        // A learned model's other forms too: its trees as a table, stopped early (the macros
-        // take the prefix).
+        // A learned model's other forms too: its trees as a table, and every tree walked (the
+        // macros take the prefix).
         let macro = "P_\(precision.rawValue.uppercased())"
         let variants =
-          rule == Detectors.recommended ? ["", "-D\(macro)_TREE_TABLE -D\(macro)_EARLY_STOP "] : [""]
+          rule == Detectors.recommended
+          ? [
+            "", "-D\(macro)_TREE_TABLE ", "-D\(macro)_ALL_TREES ",
+            "-D\(macro)_TREE_TABLE -D\(macro)_ALL_TREES ",
+          ]
+          : [""]
         for (cc, std) in compilers {
           let language = cc.hasSuffix("++") ? "-x c++" : ""
           for defines in variants {
@@ -663,7 +666,10 @@ extension ExportCLITests {
       var events = [[[LabeledInterval]]]()
       let label = try #require(Detectors.named(rule)?.labels[0] ?? BuiltInModels.named(rule)?.labels[0])
       for precision in ["double", "float"] {
-        _ = try Self.differences(rule: rule, params: params, traces: traces, in: dir, precision: precision)
+        // Every tree walked (the equality tests stop them early, as by default).
+        _ = try Self.differences(
+          rule: rule, params: params, traces: traces, in: dir, precision: precision,
+          defines: ["AK_DETECTOR_ALL_TREES"])
         var total = Metrics()
         var found = [[LabeledInterval]]()
         var annotated = false
