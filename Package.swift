@@ -44,7 +44,8 @@ let package = Package(
     .target(name: "AccelIO", dependencies: ["AccelCore", "CZlib"]),
     .target(name: "AccelFilters", dependencies: ["AccelCore"]),
     .target(name: "AccelOrientation", dependencies: ["AccelCore", "AccelFilters"]),
-    .target(name: "AccelLearning", dependencies: ["AccelCore", "AccelIO", "AccelSpectral"]),
+    .target(name: "CAccelKernels"),
+    .target(name: "AccelLearning", dependencies: ["AccelCore", "AccelIO", "AccelSpectral", "CAccelKernels"]),
     .target(
       name: "AccelGestures", dependencies: ["AccelCore", "AccelFilters", "AccelOrientation", "AccelLearning"]),
     // The detectors as single-header C99 libraries (accelkit export) and what they cost a device.

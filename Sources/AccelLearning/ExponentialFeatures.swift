@@ -1,4 +1,5 @@
 import AccelCore
+import CAccelKernels
 
 #if canImport(Glibc)
   import Glibc
@@ -99,6 +100,8 @@ struct ExponentialFeatures {
   static let directionsAt = 10
   /// Per signal its last value.
   private var previous: [Double]
+  /// The offsets above, for the update's kernel.
+  private let layout: ak_exponential_layout
 
   init(spec: FeatureSpec) {
     signals = spec.signals.count
@@ -120,6 +123,15 @@ struct ExponentialFeatures {
       return [\.b0, \.b1, \.b2, \.a1, \.a2].map { vectors(chunk.map($0), 1)[0] } + [.zero]
     }
     previous = [Double](repeating: 0, count: signals)
+    let filtersAt = 8 * chunks
+    let delaysAt = filtersAt + 6 * bandChunks
+    let signalsAt = delaysAt + 2 * signals * bandChunks
+    layout = ak_exponential_layout(
+      signals: signals, chunks: chunks, bands: bandCount, band_chunks: bandChunks, block: block,
+      keeps_at: chunks,
+      joint_at: 2 * chunks, filters_at: filtersAt, delays_at: delaysAt, signals_at: signalsAt,
+      attitude_at: signalsAt + signals * chunks * block, attitude: spec.attitude ? 1 : 0, rate: rate,
+      hysteresis: FeatureExtractor.crossingHysteresis)
     lanes = []  // the offsets read the stored properties: set them all first
     lanes =
       weights + weights.map { 1 - $0 } + [SIMD4<Double>](repeating: .zero, count: 6 * chunks) + coefficients
@@ -129,98 +141,30 @@ struct ExponentialFeatures {
   }
 
   /// One grid sample's signals (and with attitude features, from `directionsAt`, the reading's
-  /// direction and gravity's); `first` when it begins a segment.
+  /// direction and gravity's); `first` when it begins a segment. Past a segment's first sample
+  /// the update is CAccelKernels' `ak_exponential_update`: the arithmetic above on this layout,
+  /// four widths a vector, in AVX2 where the processor has it (the same bits either way).
   mutating func update(_ values: UnsafeBufferPointer<Double>, first: Bool) {
     if first {
       start(values)
       return
     }
-    let h = FeatureExtractor.crossingHysteresis
-    let (signals, chunks, block, bands, bandChunks) = (
-      self.signals, self.chunks, self.block, self.bandCount, self.bandChunks
-    )
-    let rate = SIMD4<Double>(repeating: self.rate)
-    let (keeps, joint, filters, delays, blocks) = (keepsAt, jointAt, filtersAt, delaysAt, signalsAt)
-    let (directions, attitude) = (attitudeAt, self.attitude)
-    previous.withUnsafeMutableBufferPointer { previous in
-      lanes.withUnsafeMutableBufferPointer { lanes in
-        for s in 0..<signals {
-          let v = values[s]
-          guard v.isFinite else { continue }
-          let change = v - previous[s]
-          previous[s] = v
-          let value = SIMD4(repeating: v)
-          let square = SIMD4(repeating: v * v)
-          let magnitude = SIMD4(repeating: abs(v))
-          let changeSquare = SIMD4(repeating: change * change)
-          // The bands: each filter once, its output's power at every width below.
-          for c in 0..<bandChunks {
-            let f = filters + 6 * c
-            let z = delays + 2 * (s * bandChunks + c)
-            let y = lanes[f] * value + lanes[z]
-            lanes[z] = lanes[f + 1] * value - lanes[f + 3] * y + lanes[z + 1]
-            lanes[z + 1] = lanes[f + 2] * value - lanes[f + 4] * y
-            lanes[f + 5] = y * y
-          }
-          for c in 0..<chunks {
-            let at = blocks + (s * chunks + c) * block
-            let a = lanes[c]
-            let keep = lanes[keeps + c]
-            let d = value - lanes[at]
-            let mean = lanes[at] + a * d
-            lanes[at] = mean
-            lanes[at + 1] = keep * (lanes[at + 1] + a * d * d)
-            lanes[at + 2] += a * (square - lanes[at + 2])
-            // max(p, q) is q >= p ? q : p and min(p, q) is q < p ? q : p, as in the C.
-            let envelope = keep * lanes[at + 3]
-            lanes[at + 3] = magnitude.replacing(with: envelope, where: envelope .>= magnitude)
-            let maximum = keep * lanes[at + 6]
-            lanes[at + 6] = value.replacing(with: maximum, where: maximum .>= value)
-            let minimum = keep * lanes[at + 7]
-            lanes[at + 7] = value.replacing(with: minimum, where: minimum .< value)
-            lanes[at + 8] += a * (changeSquare - lanes[at + 8])
-            // A crossing: the side of v - mean turns to the opposite of the last nonzero one.
-            let e = value - mean
-            var side = SIMD4<Double>.zero
-            side.replace(with: 1, where: e .> h)
-            side.replace(with: -1, where: e .< -h)
-            let last = lanes[at + 5]
-            let crossed = SIMD4<Double>.zero.replacing(with: rate, where: side * last .< 0)
-            lanes[at + 5] = last.replacing(with: side, where: side .!= 0)
-            lanes[at + 4] += a * (crossed - lanes[at + 4])
-            if s < 3 { lanes[joint + 6 * c + 3 + s] = d }
-            for k in 0..<bandChunks {
-              let squares = lanes[filters + 6 * k + 5]
-              for j in 0..<min(4, bands - 4 * k) {
-                let power = at + 9 + 4 * k + j
-                lanes[power] += a * (SIMD4(repeating: squares[j]) - lanes[power])
-              }
-            }
-          }
-        }
-        for c in 0..<chunks {
-          let a = lanes[c]
-          let keep = lanes[keeps + c]
-          let j = joint + 6 * c
-          let (dx, dy, dz) = (lanes[j + 3], lanes[j + 4], lanes[j + 5])
-          lanes[j] = keep * (lanes[j] + a * dx * dy)
-          lanes[j + 1] = keep * (lanes[j + 1] + a * dx * dz)
-          lanes[j + 2] = keep * (lanes[j + 2] + a * dy * dz)
-        }
-        guard attitude else { return }
-        let at = directions
-        for j in 0..<6 {
-          let v = values[Self.directionsAt + j]
-          guard v.isFinite else { continue }
-          let value = SIMD4(repeating: v)
-          for c in 0..<chunks {
-            let m = at + 6 * c + j
-            lanes[m] += lanes[c] * (value - lanes[m])
-          }
+    let kernel = baseline ? ak_exponential_update_baseline : ak_exponential_update
+    withUnsafePointer(to: layout) { layout in
+      previous.withUnsafeMutableBufferPointer { previous in
+        lanes.withUnsafeMutableBytes { lanes in
+          kernel(
+            lanes.baseAddress!.assumingMemoryBound(to: Double.self), previous.baseAddress!,
+            values.baseAddress!,
+            layout)
         }
       }
     }
   }
+
+  /// The update's kernel compiled for the baseline whatever the processor (for the test that
+  /// holds its builds to the same bits).
+  var baseline = false
 
   /// A segment's first sample: the means at the values, the energies at their squares, the
   /// envelopes at their sizes, the rest at 0; the filters start from rest and read the value.
