@@ -1084,8 +1084,8 @@ extension ModelDetector: CExportable {
   /// Every tree as a function of the row's features in single precision, and each label's margin.
   /// With a stop (`TreeEnsemble.marginSurelyBelow` of the decoding's floor and the most each
   /// group of eight trees and the later ones can add) and AK_DETECTOR_EARLY_STOP defined (as
-  /// `trees` defines it unless AK_DETECTOR_ALL_TREES is), the margin is minus infinity (a probability of 0) as soon as the trees
-  /// added so far prove it below the limit, as
+  /// `trees` defines it unless AK_DETECTOR_ALL_TREES is), the margin is minus infinity (a
+  /// probability of 0) as soon as the trees added so far prove it below the limit, as
   /// `TreeEnsemble.Evaluator.probability(_:unlessBelow:)` does (there the sum plus the bound
   /// below the limit, here the sum below the limit minus the bound, rounded down to a float).
   static func treeCode(

@@ -87,20 +87,20 @@ struct ExponentialFeatures {
   /// energy of the steps, then each band's power.
   private var lanes: [SIMD4<Double>]
   private let block: Int
-  private var keepsAt: Int { chunks }
-  private var jointAt: Int { 2 * chunks }
-  private var filtersAt: Int { 8 * chunks }
-  private var delaysAt: Int { filtersAt + 6 * bandChunks }
-  private var signalsAt: Int { delaysAt + 2 * signals * bandChunks }
+  private var keepsAt: Int { layout.keeps_at }
+  private var jointAt: Int { layout.joint_at }
+  private var filtersAt: Int { layout.filters_at }
+  private var delaysAt: Int { layout.delays_at }
+  private var signalsAt: Int { layout.signals_at }
   /// With attitude features, per chunk the averages of the reading's direction (x, y, z) and of
   /// gravity's.
-  private var attitudeAt: Int { signalsAt + signals * chunks * block }
+  private var attitudeAt: Int { layout.attitude_at }
   /// Where `update`'s values hold the reading's direction and then gravity's (after the signals'
   /// ten slots).
   static let directionsAt = 10
   /// Per signal its last value.
   private var previous: [Double]
-  /// The offsets above, for the update's kernel.
+  /// The sizes and the offsets above (set once in `init`), which the update's kernel reads too.
   private let layout: ak_exponential_layout
 
   init(spec: FeatureSpec) {
@@ -132,7 +132,6 @@ struct ExponentialFeatures {
       joint_at: 2 * chunks, filters_at: filtersAt, delays_at: delaysAt, signals_at: signalsAt,
       attitude_at: signalsAt + signals * chunks * block, attitude: spec.attitude ? 1 : 0, rate: rate,
       hysteresis: FeatureExtractor.crossingHysteresis)
-    lanes = []  // the offsets read the stored properties: set them all first
     lanes =
       weights + weights.map { 1 - $0 } + [SIMD4<Double>](repeating: .zero, count: 6 * chunks) + coefficients
       + [SIMD4<Double>](
