@@ -1074,6 +1074,11 @@ extension ModelDetector: CExportable {
       #if !defined(AK_DETECTOR_ALL_TREES) && !defined(AK_DETECTOR_EARLY_STOP)
       #define AK_DETECTOR_EARLY_STOP
       #endif
+      #ifdef AK_DETECTOR_EARLY_STOP
+      #define AK_DETECTOR_STOP_BELOW(m, limit) if ((m) < (limit)) return -INFINITY
+      #else
+      #define AK_DETECTOR_STOP_BELOW(m, limit) (void)0
+      #endif
 
       """ : ""
     return early + "#ifdef AK_DETECTOR_TREE_TABLE\n" + treeTable(structure, names: names, stops: stops)
@@ -1083,25 +1088,16 @@ extension ModelDetector: CExportable {
 
   /// Every tree as a function of the row's features in single precision, and each label's margin.
   /// With a stop (`TreeEnsemble.marginSurelyBelow` of the decoding's floor and the most each
-  /// group of eight trees and the later ones can add) and AK_DETECTOR_EARLY_STOP defined (as
-  /// `trees` defines it unless AK_DETECTOR_ALL_TREES is), the margin is minus infinity (a
-  /// probability of 0) as soon as the trees added so far prove it below the limit, as
+  /// group of eight trees and the later ones can add) and AK_DETECTOR_EARLY_STOP defined (`trees`
+  /// defines it, and AK_DETECTOR_STOP_BELOW, unless AK_DETECTOR_ALL_TREES is), the margin is minus
+  /// infinity (a probability of 0) as soon as the trees added so far prove it below the limit, as
   /// `TreeEnsemble.Evaluator.probability(_:unlessBelow:)` does (there the sum plus the bound
   /// below the limit, here the sum below the limit minus the bound, rounded down to a float).
   static func treeCode(
     _ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String],
     stops: [(limit: Double, most: [Double])?]
   ) -> String {
-    var text =
-      stops.contains { $0 != nil }
-      ? """
-      #ifdef AK_DETECTOR_EARLY_STOP
-      #define AK_DETECTOR_STOP_BELOW(m, limit) if ((m) < (limit)) return -INFINITY
-      #else
-      #define AK_DETECTOR_STOP_BELOW(m, limit) (void)0
-      #endif
-
-      """ : ""
+    var text = ""
     for (l, ensemble) in structure.enumerated() {
       for (t, nodes) in ensemble.trees.enumerated() {
         text += "static inline float ak_detector_tree_\(l)_\(t)(const float *f) {\n"

@@ -329,6 +329,21 @@ extension ExportCLITests {
     #expect(counts["held", default: 0] > 50, "\(counts)")
   }
 
+  /// A learned model's header stops the trees early unless told to walk them all: the built-in
+  /// model's header defines AK_DETECTOR_EARLY_STOP by itself, not with AK_DETECTOR_ALL_TREES.
+  @Test func theTreesStopEarlyByDefault() throws {
+    let cc = try Self.compiler("cc")
+    let dir = Paths.temporaryDirectory()
+    let check = """
+      ACCELKIT export --precision float -o '\(dir)/h' >/dev/null
+      printf '#include "accelkit_detector.h"\\n#ifdef AK_DETECTOR_EARLY_STOP\\nint main(void) { return 0; }\\n#else\\nint main(void) { return 1; }\\n#endif\\n' > '\(dir)/m.c'
+      \(cc) -std=c99 -I '\(dir)/h' '\(dir)/m.c' -o '\(dir)/on' -lm && '\(dir)/on'
+      \(cc) -std=c99 -DAK_DETECTOR_ALL_TREES -I '\(dir)/h' '\(dir)/m.c' -o '\(dir)/off' -lm && ! '\(dir)/off'
+      """
+    let run = try accelkit([], shell: "set -e\n" + check)
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
   /// Every header, in both precisions, compiles without a warning as C99 and as C++ with both
   /// compilers; two detectors with different prefixes live in one program; nothing allocates and
   /// nothing is static but the functions.
