@@ -44,11 +44,22 @@ extension ModelDetector: CExportable {
     for (name, key) in [
       ("on", "on"), ("off", "off"), ("min_duration", "min_duration_s"), ("max_duration", "max_duration_s"),
       ("merge_gap", "merge_gap_s"), ("hold", "hold"), ("hold_time", "hold_s"),
+      ("sustained_on", "sustained_on"), ("sustained_off", "sustained_off"),
     ] {
       tables +=
         "static const ak_detector_real ak_detector_\(name)[AK_DETECTOR_LABELS] = {\(list(decoding) { real($0.value(of: key)!) })};\n"
     }
-    let structure = model.classifiers.map(\.structure)
+    // The labels' classifiers, then the sustained ones (label l's at `sustainedIndex[l]`).
+    var ensembles = model.classifiers
+    var floors = zip(model.sustained, decoding).map { $0 == nil ? $1.floor : $1.primaryFloor }
+    var sustainedIndex = [Int?](repeating: nil, count: labels)
+    for (l, sustained) in model.sustained.enumerated() {
+      guard let sustained else { continue }
+      sustainedIndex[l] = ensembles.count
+      ensembles.append(sustained)
+      floors.append(decoding[l].sustainedFloor)
+    }
+    let structure = ensembles.map(\.structure)
     return CDetectorParts(
       constants: [
         ("RATE_HZ", .real(spec.rateHz), "the features' grid (Hz)"),
@@ -74,7 +85,10 @@ extension ModelDetector: CExportable {
         ("HOP", .integer(spec.hopSamples), "grid samples between rows"),
         ("BANDS", .integer(bandCount), "frequency bands per signal"),
         ("FEATURES", .integer(spec.names.count), "features per row"),
-        ("LABELS", .integer(labels), "labels, one classifier each"),
+        (
+          "LABELS", .integer(labels),
+          "labels, one classifier each (classifiers past them: their sustained ones)"
+        ),
         ("QUEUE", .integer(queue), "events one push can end (after an interval of MAX_GAP_S)"),
       ]
         + (windowed
@@ -84,11 +98,12 @@ extension ModelDetector: CExportable {
       initialize: Self.initialize(windowed: windowed, attitude: spec.attitude),
       helpers: Self.helpers(windowed: windowed, attitude: spec.attitude) + "\n"
         + Self.trees(
-          structure, names: spec.names,
-          stops: zip(model.classifiers, decoding).map { classifier, decoding in
-            classifier.marginSurelyBelow(decoding.floor).map { (limit: $0, most: classifier.mostRemaining) }
+          structure, names: spec.names, tableByDefault: model.treesAsTable,
+          stops: zip(ensembles, floors).map { classifier, floor in
+            classifier.marginSurelyBelow(floor).map { (limit: $0, most: classifier.mostRemaining) }
           })
-        + Self.classify(labels: labels) + Self.gridCode(windowed: windowed, attitude: spec.attitude),
+        + Self.classify(sustained: sustainedIndex)
+        + Self.gridCode(windowed: windowed, attitude: spec.attitude),
       push:
         "return ak_detector_read(s, t, x, y, z, (ak_detector_real)NAN, (ak_detector_real)NAN, (ak_detector_real)NAN, e);",
       pushGyroscope: spec.gyroscope
@@ -349,10 +364,12 @@ extension ModelDetector: CExportable {
                             ak_detector_microseconds(reported), 0, 0, d->windows, 0, ak_detector_labels[label], cancelled);
     }
 
-    /* The decoder: an event begins at a row as likely as on (or, with hold_time above 0, at the first
-       of rows that stayed as likely as hold for hold_time, a gap over RUN_BREAK_S apart breaking
-       them), goes on while rows stay as likely as off, continues one that ended within merge_gap,
-       and is reported once it is min_duration long. */
+    /* The decoder, given a row's probability p and its sustained classifier's q (p when the label
+       has none): an event begins at a row where p reaches on or q sustained_on (or, with hold_time
+       above 0, at the first of rows whose q stayed as likely as hold for hold_time, a gap over
+       RUN_BREAK_S apart breaking them), goes on while p stays as likely as off or q as
+       sustained_off, continues one that ended within merge_gap, and is reported once it is
+       min_duration long. */
     static inline void ak_detector_note_reported(ak_detector_decoder *d, int l, ak_detector_real end) {
       if (d->has_open_reported || !d->is_open || !(d->open.end - d->open.start >= ak_detector_min_duration[l])) return;
       d->open_reported = end;
@@ -380,11 +397,11 @@ extension ModelDetector: CExportable {
     }
 
     static inline void ak_detector_decode(ak_detector_state *s, int l, ak_detector_real center, ak_detector_real end,
-                                          ak_detector_real p) {
+                                          ak_detector_real p, ak_detector_real q) {
       ak_detector_decoder *d = &s->decoders[l];
       int held;
       if (ak_detector_hold_time[l] > 0) {
-        if (p >= ak_detector_hold[l]) {
+        if (q >= ak_detector_hold[l]) {
           if (d->has_run && center - d->run.end <= AK_DETECTOR_RUN_BREAK_S) {
             d->run.end = center;
             d->run.windows += 1;
@@ -398,7 +415,7 @@ extension ModelDetector: CExportable {
         }
       }
       if (d->is_open) {
-        if (p >= ak_detector_off[l]) {
+        if (p >= ak_detector_off[l] || q >= ak_detector_sustained_off[l]) {
           d->open.end = center;
           d->open.windows += 1;
           ak_detector_note_reported(d, l, end);
@@ -412,7 +429,7 @@ extension ModelDetector: CExportable {
         ak_detector_release(s, l);
       /* A run (kept only with hold_time) that held long enough begins at its first row. */
       held = d->has_run && center - d->run.start >= ak_detector_hold_time[l];
-      if (held || p >= ak_detector_on[l]) {
+      if (held || p >= ak_detector_on[l] || q >= ak_detector_sustained_on[l]) {
         if (d->is_pending) {
           d->open = d->pending;
           d->open.windows += held ? d->run.windows : 1;
@@ -1062,8 +1079,19 @@ extension ModelDetector: CExportable {
   /// early (`treeCode`) unless AK_DETECTOR_ALL_TREES is defined.
   static func trees(
     _ structure: [(baseMargin: Float, trees: [[TreeEnsemble.Split]])], names: [String],
+    tableByDefault: Bool = false,
     stops: [(limit: Double, most: [Double])?]
   ) -> String {
+    let form =
+      tableByDefault
+      ? """
+      /* The model was budgeted for its trees as a table (train --trees table): they are built so
+         unless AK_DETECTOR_TREE_CODE asks for nested comparisons (more flash, a little faster). */
+      #if !defined(AK_DETECTOR_TREE_CODE) && !defined(AK_DETECTOR_TREE_TABLE)
+      #define AK_DETECTOR_TREE_TABLE
+      #endif
+
+      """ : ""
     let early =
       stops.contains { $0 != nil }
       ? """
@@ -1081,7 +1109,7 @@ extension ModelDetector: CExportable {
       #endif
 
       """ : ""
-    return early + "#ifdef AK_DETECTOR_TREE_TABLE\n" + treeTable(structure, names: names, stops: stops)
+    return form + early + "#ifdef AK_DETECTOR_TREE_TABLE\n" + treeTable(structure, names: names, stops: stops)
       + "#else\n"
       + treeCode(structure, names: names, stops: stops) + "#endif\n\n"
   }
@@ -1122,7 +1150,7 @@ extension ModelDetector: CExportable {
       }
       let stop = stops[l]
       text +=
-        "/* Label \(l)'s margin: the base and every tree's leaf, added in single precision in order"
+        "/* Classifier \(l)'s margin: the base and every tree's leaf, added in single precision in order"
         + (stop == nil
           ? ". */\n"
           : "; minus infinity once the later trees cannot lift it to what the decoding compares with. */\n")
@@ -1219,7 +1247,8 @@ extension ModelDetector: CExportable {
           : node.defaultLeft ? "\(node.feature) | AK_DETECTOR_MISSING_LEFT" : "\(node.feature)"
         return "{\(floatLiteral(node.value)), \(feature), \(node.left)}"
       }
-      text += "/* Label \(l)'s \(ensemble.trees.count) trees: \(table.count) nodes and each tree's root. */\n"
+      text +=
+        "/* Classifier \(l)'s \(ensemble.trees.count) trees: \(table.count) nodes and each tree's root. */\n"
       text += "static const ak_detector_node ak_detector_nodes_\(l)[\(table.count)] = {\n"
       for start in stride(from: 0, to: rows.count, by: 4) {
         text += "  " + rows[start..<min(start + 4, rows.count)].joined(separator: ", ") + ",\n"
@@ -1243,7 +1272,7 @@ extension ModelDetector: CExportable {
           """
       }
       text += """
-        /* Label \(l)'s margin: the base and every tree's leaf, added in single precision in order\(stop == nil ? "" : " (with AK_DETECTOR_EARLY_STOP, minus infinity once the later trees cannot lift it to what the decoding compares with)"). */
+        /* Classifier \(l)'s margin: the base and every tree's leaf, added in single precision in order\(stop == nil ? "" : " (with AK_DETECTOR_EARLY_STOP, minus infinity once the later trees cannot lift it to what the decoding compares with)"). */
         static inline float ak_detector_margin_\(l)(const float *f) {
           float m = \(floatLiteral(ensemble.baseMargin));
           int t;
@@ -1259,15 +1288,22 @@ extension ModelDetector: CExportable {
     return text
   }
 
-  static func classify(labels: Int) -> String {
+  /// Each label's probability (and its sustained classifier's, ensemble `sustained[l]`) into its
+  /// decoder.
+  static func classify(sustained: [Int?]) -> String {
     var text = """
-      /* Each label's probability of the row, into its decoder. */
+      /* Each label's probability of the row (and its sustained classifier's), into its decoder. */
       static inline void ak_detector_classify(ak_detector_state *s, ak_detector_real center, ak_detector_real end) {
+        ak_detector_real p, q;
 
       """
-    for l in 0..<labels {
-      text +=
-        "  ak_detector_decode(s, \(l), center, end, (ak_detector_real)(1.0f / (1.0f + expf(-ak_detector_margin_\(l)(AK_DETECTOR_ROW_FLOATS(s))))));\n"
+    func probability(_ k: Int) -> String {
+      "(ak_detector_real)(1.0f / (1.0f + expf(-ak_detector_margin_\(k)(AK_DETECTOR_ROW_FLOATS(s)))))"
+    }
+    for (l, k) in sustained.enumerated() {
+      text += "  p = \(probability(l));\n"
+      text += "  q = \(k.map(probability) ?? "p");\n"
+      text += "  ak_detector_decode(s, \(l), center, end, p, q);\n"
     }
     return text + "}\n\n"
   }

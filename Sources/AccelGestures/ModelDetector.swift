@@ -13,7 +13,9 @@ public struct ModelDetector: Detector {
     runner = try ModelRunner(model: model, decoding: decoding)
   }
 
-  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] { runner.process(block).map(Self.event) }
+  public mutating func process(_ block: SampleBlock) -> [DetectorEvent] {
+    runner.process(block).map(Self.event)
+  }
 
   public mutating func finish() -> [DetectorEvent] { runner.finish().map(Self.event) }
 
@@ -35,7 +37,9 @@ private struct ModelMaker: DetectorMaker {
   let model: LearnedModel
   let decoding: [ProbabilityDecoder.Configuration]
   func make(rate: Double) throws -> any Detector {
-    for c in decoding { try c.validate(owner: name) }
+    for (c, sustained) in zip(decoding, model.sustained) {
+      try c.validate(owner: name, sustained: sustained != nil)
+    }
     return try ModelDetector(model: model, decoding: decoding)
   }
 }

@@ -9,7 +9,10 @@ import AccelIO
 
 /// A learned detector as `accelkit train` writes it in a directory: `detector.json` (the feature
 /// specification, the labels, each label's event decoding) and, per label, XGBoost's own JSON
-/// model `LABEL.xgb.json` whose `feature_names` are the specification's names.
+/// model `LABEL.xgb.json` whose `feature_names` are the specification's names. A label may also
+/// have a sustained classifier, `LABEL.sustained.xgb.json` (`detector.json` lists it under
+/// `"sustained"`), read on the same rows: its probability drives the decoding's hold path and
+/// `sustained_on`/`sustained_off` (`ProbabilityDecoder`; `accelkit combine` makes one).
 public struct LearnedModel: Sendable {
   public static let descriptionFile = "detector.json"
   public static let format = "accelkit-detector"
@@ -17,20 +20,31 @@ public struct LearnedModel: Sendable {
   public let spec: FeatureSpec
   public let labels: [String]
   public let classifiers: [TreeEnsemble]
+  /// Each label's sustained classifier, or nil.
+  public let sustained: [TreeEnsemble?]
   public let decoding: [ProbabilityDecoder.Configuration]
+  /// Whether the model was budgeted for its trees as a table (`train --trees table`, recorded in
+  /// `detector.json`'s training budget): its exported header builds them so unless told otherwise.
+  public let treesAsTable: Bool
 
   public init(
     spec: FeatureSpec, labels: [String], classifiers: [TreeEnsemble],
-    decoding: [ProbabilityDecoder.Configuration]
+    sustained: [TreeEnsemble?]? = nil, decoding: [ProbabilityDecoder.Configuration],
+    treesAsTable: Bool = false
   ) {
     self.spec = spec
     self.labels = labels
     self.classifiers = classifiers
+    self.sustained = sustained ?? classifiers.map { _ in nil }
     self.decoding = decoding
+    self.treesAsTable = treesAsTable
   }
 
   /// The file of `label`'s classifier, relative to the directory.
   public static func classifierFile(_ label: String) -> String { "\(label).xgb.json" }
+
+  /// The file of `label`'s sustained classifier, relative to the directory.
+  public static func sustainedClassifierFile(_ label: String) -> String { "\(label).sustained.xgb.json" }
 
   /// Loads a model directory; a missing file is unreadable input, a file accelkit cannot use is
   /// bad data naming it.
@@ -39,17 +53,18 @@ public struct LearnedModel: Sendable {
     let path = base + descriptionFile
     return try parse(
       description: try ByteInput.readAll(path: path), file: path,
-      classifier: { label in
-        let file = base + classifierFile(label)
+      classifier: { name in
+        let file = base + name
         return (try ByteInput.readAll(path: file), file)
       })
   }
 
   /// Reads a model from its files' bytes: `description` (detector.json's, named `file` in
-  /// errors) and each label's classifier from `classifier` (its bytes and its name).
+  /// errors) and each classifier from `classifier` given its file name in the directory
+  /// (`classifierFile`, `sustainedClassifierFile`): its bytes and the name errors give it.
   public static func parse(
     description: [UInt8], file path: String,
-    classifier: (_ label: String) throws -> (bytes: [UInt8], file: String)
+    classifier: (_ name: String) throws -> (bytes: [UInt8], file: String)
   ) throws -> LearnedModel {
     let root = try JSONValue.parse(description, file: path)
     func fail(_ text: String) -> AccelError { AccelError.data(DataLocation(file: path), text) }
@@ -62,16 +77,34 @@ public struct LearnedModel: Sendable {
       throw fail("no \"labels\"")
     }
     var classifiers: [TreeEnsemble] = []
+    var sustained: [TreeEnsemble?] = []
     var decoding: [ProbabilityDecoder.Configuration] = []
-    for label in labels {
-      guard isSafeLabel(label) else { throw fail("the label \(quotedField(label)) is not a plain name") }
-      let (bytes, file) = try classifier(label)
+    func ensemble(_ name: String) throws -> TreeEnsemble {
+      let (bytes, file) = try classifier(name)
       let model = try TreeEnsemble(json: bytes, file: file)
       guard model.featureNames == spec.names else {
         throw AccelError.data(
           DataLocation(file: file), "its feature_names are not the features \(descriptionFile) describes")
       }
-      classifiers.append(model)
+      return model
+    }
+    if case .object(let listed)? = root["sustained"],
+      let stray = listed.first(where: { !labels.contains($0.0) })
+    {
+      throw fail("\"sustained\" names \(quotedField(stray.0)), which is not a label")
+    }
+    for label in labels {
+      guard isSafeLabel(label) else { throw fail("the label \(quotedField(label)) is not a plain name") }
+      classifiers.append(try ensemble(classifierFile(label)))
+      if let named = root["sustained"]?[label] {
+        guard named.string == sustainedClassifierFile(label) else {
+          throw fail(
+            "the sustained classifier of \(quotedField(label)) must be \(sustainedClassifierFile(label))")
+        }
+        sustained.append(try ensemble(sustainedClassifierFile(label)))
+      } else {
+        sustained.append(nil)
+      }
       guard let items = root["decoding"]?[label] else { throw fail("no decoding for \(quotedField(label))") }
       var c = ProbabilityDecoder.Configuration()
       for parameter in ProbabilityDecoder.Configuration.parameters {
@@ -83,11 +116,14 @@ public struct LearnedModel: Sendable {
           throw fail(error.message)
         }
       }
-      do { try c.validate(owner: label) } catch let error as AccelError { throw fail(error.message) }
+      do { try c.validate(owner: label, sustained: sustained.last! != nil) } catch let error as AccelError {
+        throw fail(error.message)
+      }
       decoding.append(c)
     }
     return LearnedModel(
-      spec: spec, labels: labels, classifiers: classifiers, decoding: decoding)
+      spec: spec, labels: labels, classifiers: classifiers, sustained: sustained, decoding: decoding,
+      treesAsTable: root["training"]?["budget"]?["trees"]?.string == "table")
   }
 
   /// Labels become file names: letters, digits, `-`, `_` and `.` (not leading).
@@ -98,20 +134,32 @@ public struct LearnedModel: Sendable {
       }
   }
 
-  /// `detector.json`'s text; `training` is an extra JSON object recorded as is (how it was made).
+  /// `detector.json`'s text; `training` is an extra JSON object recorded as is (how it was made);
+  /// `sustained` names the labels that have a sustained classifier.
   public static func descriptionJSON(
-    spec: FeatureSpec, labels: [String], decoding: [ProbabilityDecoder.Configuration], training: String
+    spec: FeatureSpec, labels: [String], decoding: [ProbabilityDecoder.Configuration], training: String,
+    sustained: Set<String> = []
   ) -> String {
     var text = "{\n  \"format\": \"\(format)\",\n  \"version\": 1,\n"
     text += "  \"labels\": [\(labels.map(jsonString).joined(separator: ", "))],\n"
     text +=
       "  \"classifiers\": {\(labels.map { "\(jsonString($0)): \(jsonString(classifierFile($0)))" }.joined(separator: ", "))},\n"
+    let withSustained = labels.filter(sustained.contains)
+    if !withSustained.isEmpty {
+      text +=
+        "  \"sustained\": {\(withSustained.map { "\(jsonString($0)): \(jsonString(sustainedClassifierFile($0)))" }.joined(separator: ", "))},\n"
+    }
     text += "  \"decoding\": {\n"
     text += zip(labels, decoding).map { label, c in
       "    \(jsonString(label)): {"
         + ProbabilityDecoder.Configuration.parameters.filter {
-          // A decoding without the hold path is written as before it existed.
-          c.holdSeconds > 0 || ProbabilityDecoder.Configuration.optionalParameters[$0.name] == nil
+          // A decoding without the hold path or the sustained thresholds is written as before
+          // they existed.
+          switch $0.name {
+          case "hold", "hold_s": c.holdSeconds > 0
+          case "sustained_on", "sustained_off": c.hasSustainedThresholds
+          default: true
+          }
         }.map {
           "\"\($0.name)\": \(formatNumber(c.value(of: $0.name)!))"
         }
@@ -137,7 +185,9 @@ public enum BuiltInModels {
     do {
       return try LearnedModel.parse(
         description: Array(BuiltInShakeModel.description.utf8), file: "models/shake/detector.json",
-        classifier: { _ in (Array(BuiltInShakeModel.classifier.utf8), "models/shake/shake.xgb.json") })
+        classifier: { name in
+          (Array((BuiltInShakeModel.classifiers[name] ?? "").utf8), "models/shake/\(name)")
+        })
     } catch {
       preconditionFailure("the built-in shake model does not load: \(error)")
     }
@@ -171,20 +221,37 @@ public struct ModelRunner {
     let halfWidth = self.halfWidth
     // A row whose first trees prove it below everything its decoder compares with is not scored
     // further: the events are the same.
-    let limits = zip(classifiers, decoders).map { $0.marginSurelyBelow($1.configuration.floor) ?? -.infinity }
+    // The labels' classifiers, then the sustained ones (`sustainedIndex[k]` for label k, else -1).
+    var ensembles = classifiers
+    var limits = zip(classifiers, zip(model.sustained, decoders)).map { classifier, other in
+      classifier.marginSurelyBelow(
+        other.0 == nil ? other.1.configuration.floor : other.1.configuration.primaryFloor) ?? -.infinity
+    }
+    var sustainedIndex = [Int](repeating: -1, count: classifiers.count)
+    for (k, sustained) in model.sustained.enumerated() {
+      guard let sustained else { continue }
+      sustainedIndex[k] = ensembles.count
+      ensembles.append(sustained)
+      limits.append(sustained.marginSurelyBelow(decoders[k].configuration.sustainedFloor) ?? -.infinity)
+    }
     // The trees and decoders read in place: a row copies nothing and counts no references.
     // One single-precision copy of the row for every row of the block.
     var scratch = [Float](repeating: 0, count: extractor.rowLength)
-    TreeEnsemble.withEvaluators(classifiers) { evaluators in
-      evaluators.withUnsafeBufferPointer { classifiers in
+    TreeEnsemble.withEvaluators(ensembles) { evaluators in
+      evaluators.withUnsafeBufferPointer { ensembles in
         limits.withUnsafeBufferPointer { limits in
           labels.withUnsafeBufferPointer { labels in
             decoders.withUnsafeMutableBufferPointer { decoders in
               scratch.withUnsafeMutableBufferPointer { scratch in
                 extractor.process(block) { _, end, values in
-                  for k in classifiers.indices {
-                    let p = classifiers[k].probability(values, unlessBelow: limits[k], scratch: scratch)
-                    if let event = decoders[k].add(center: end - halfWidth, end: end, probability: p) {
+                  for k in labels.indices {
+                    let p = ensembles[k].probability(values, unlessBelow: limits[k], scratch: scratch)
+                    let j = sustainedIndex[k]
+                    let q =
+                      j < 0 ? nil : ensembles[j].probability(values, unlessBelow: limits[j], scratch: scratch)
+                    if let event = decoders[k].add(
+                      center: end - halfWidth, end: end, probability: p, sustained: q)
+                    {
                       out.append((labels[k], event))
                     }
                   }

@@ -18,6 +18,13 @@ import AccelCore
 /// below `hold` or by more than `runBreakSeconds` between two windows (a gap in the trace). With
 /// `hold_s` 0 (the default) there is no such beginning, and a model's `detector.json` need not
 /// name `hold` or `hold_s`.
+///
+/// A label may have a second classifier, its sustained classifier (`LearnedModel`): one trained
+/// for shaking that goes on, beside one trained for every shake. Its probability q (the label's
+/// own p when there is none) is what the run toward `hold_s` reads; an event also begins at a
+/// window where q reaches `sustained_on`, and goes on while p stays at or above `off` or q at or
+/// above `sustained_off`. Both are 1 by default (only p >= 1 meets them, which `on` and `off`
+/// meet too), so a model without them decodes as before.
 public struct ProbabilityDecoder: Sendable {
   public struct Configuration: TunableConfiguration {
     public var on = 0.5
@@ -27,11 +34,19 @@ public struct ProbabilityDecoder: Sendable {
     public var mergeGapSeconds = 0.5
     public var hold = 1.0
     public var holdSeconds = 0.0
+    public var sustainedOn = 1.0
+    public var sustainedOff = 1.0
 
     public init() {}
 
     /// Parameters a model's `detector.json` may leave out, with the value that means "as before".
-    public static let optionalParameters: [String: Double] = ["hold": 1, "hold_s": 0]
+    public static let optionalParameters: [String: Double] = [
+      "hold": 1, "hold_s": 0, "sustained_on": 1, "sustained_off": 1,
+    ]
+
+    /// Whether the sustained classifier's own thresholds are set (else they are left out of
+    /// `detector.json`, as before they existed).
+    public var hasSustainedThresholds: Bool { sustainedOn < 1 || sustainedOff < 1 }
 
     public static let parameters: [TunableParameter<Configuration>] = [
       TunableParameter(
@@ -54,23 +69,43 @@ public struct ProbabilityDecoder: Sendable {
       TunableParameter(
         "hold_s", \.holdSeconds, unit: "s", range: 0...600,
         meaning: "how long windows must stay as likely as hold (0: only on begins an event)"),
+      TunableParameter(
+        "sustained_on", \.sustainedOn, unit: "probability", range: 0...1,
+        meaning: "or an event begins at a window the sustained classifier finds this likely"),
+      TunableParameter(
+        "sustained_off", \.sustainedOff, unit: "probability", range: 0...1,
+        meaning: "or goes on while it stays this likely (at most sustained_on)"),
     ]
 
-    /// The lowest probability the decoding compares with: below it a window's probability makes
-    /// no difference (it only ever meets `p >= threshold`), so a probability known to be below
-    /// it may be given as 0.
-    public var floor: Double { min(on, off, holdSeconds > 0 ? hold : on) }
+    /// The lowest probability the decoding compares p with (and q, when it is p): below it a
+    /// window's probability makes no difference (it only ever meets `p >= threshold`), so a
+    /// probability known to be below it may be given as 0.
+    public var floor: Double { min(primaryFloor, sustainedFloor) }
 
-    /// Throws a usage error for thresholds or durations that contradict each other.
-    public func validate(owner: String) throws {
+    /// The lowest p is compared with when a sustained classifier gives q.
+    public var primaryFloor: Double { min(on, off) }
+
+    /// The lowest a sustained classifier's q is compared with.
+    public var sustainedFloor: Double { min(sustainedOn, sustainedOff, holdSeconds > 0 ? hold : 1) }
+
+    /// Throws a usage error for thresholds or durations that contradict each other. With
+    /// `sustained` (the label has a sustained classifier) the run toward `hold_s` reads q, so
+    /// `sustained_off` must be at most `hold`; without one, `off` or `sustained_off`.
+    public func validate(owner: String, sustained: Bool = false) throws {
       guard off <= on else {
         throw AccelError.usage(
           "\(owner).off (\(formatNumber(off))) must be at most \(owner).on (\(formatNumber(on)))")
       }
-      guard holdSeconds == 0 || off <= hold else {
+      guard sustainedOff <= sustainedOn else {
         throw AccelError.usage(
-          "\(owner).off (\(formatNumber(off))) must be at most \(owner).hold (\(formatNumber(hold))) "
-            + "when hold_s is set")
+          "\(owner).sustained_off (\(formatNumber(sustainedOff))) must be at most \(owner).sustained_on "
+            + "(\(formatNumber(sustainedOn)))")
+      }
+      guard holdSeconds == 0 || sustainedOff <= hold || (!sustained && off <= hold) else {
+        let name = sustained ? "sustained_off" : "off"
+        throw AccelError.usage(
+          "\(owner).\(name) (\(formatNumber(sustained ? sustainedOff : off))) must be at most "
+            + "\(owner).hold (\(formatNumber(hold))) when hold_s is set")
       }
       guard minDurationSeconds <= maxDurationSeconds else {
         throw AccelError.usage(
@@ -107,26 +142,30 @@ public struct ProbabilityDecoder: Sendable {
     self.configuration = configuration
   }
 
-  /// One window: its centre and end (when a live detector would know it), and its probability;
-  /// returns the event that this window completes, if any.
-  public mutating func add(center: Double, end: Double, probability p: Double) -> Event? {
+  /// One window: its centre and end (when a live detector would know it), its probability p and
+  /// its sustained classifier's q (p when there is none); returns the event that this window
+  /// completes, if any.
+  public mutating func add(center: Double, end: Double, probability p: Double, sustained q: Double? = nil)
+    -> Event?
+  {
     let c = configuration
+    let q = q ?? p
     var done: Event?
     if c.holdSeconds > 0 {
-      if p >= c.hold {
+      if q >= c.hold {
         if let r = run, center - r.last <= Self.runBreakSeconds {
-          run = (r.start, center, r.windows + 1, max(r.peak, p))
+          run = (r.start, center, r.windows + 1, max(r.peak, q))
         } else {
-          run = (center, center, 1, p)
+          run = (center, center, 1, q)
         }
       } else {
         run = nil
       }
     }
     if var event = open {
-      if p >= c.off {
+      if p >= c.off || q >= c.sustainedOff {
         event.end = center
-        event.peak = max(event.peak, p)
+        event.peak = max(event.peak, p, q)
         event.windows += 1
         open = event
         noteReported(end: end)
@@ -148,7 +187,7 @@ public struct ProbabilityDecoder: Sendable {
     if let r = run, center - r.start >= c.holdSeconds {
       begin = (r.start, r.peak, r.windows)
     } else {
-      begin = p >= c.on ? (center, p, 1) : nil
+      begin = p >= c.on || q >= c.sustainedOn ? (center, max(p, q), 1) : nil
     }
     if let b = begin {
       if let waiting = pending {

@@ -40,7 +40,8 @@ public struct DeviceBudget: Equatable, Sendable {
   /// given, and one window of 2, 1.5 or 1 s, in that order, the bands cut at half the grid's
   /// rate); then as many trees of the given depth as the flash holds, a shallower depth while that
   /// leaves fewer than 60 (down to depth 3; below it, while fewer than 30), and above depth 4
-  /// while it leaves fewer than the rounds asked for, with the learning rate
+  /// while it leaves fewer than the rounds asked for (each classifier, a label's or its sustained
+  /// one, in an equal share of the flash the rest leaves), with the learning rate
   /// raised as the rounds fall (at most 0.5). Throws
   /// when nothing fits, saying what the smallest needs.
   public func fitting(_ settings: TrainingSettings) throws -> TrainingSettings {
@@ -59,7 +60,12 @@ public struct DeviceBudget: Equatable, Sendable {
     }
     if let flash {
       let spec = fitted.spec
-      func fitting(_ d: Int) -> Int { ModelCost.trees(fitting: flash, depth: d, spec: spec, layout: trees) }
+      // Every classifier (each label's, and its sustained one) gets an equal share of what the
+      // features, decoding and API leave.
+      let classifiers = settings.labels.count * (settings.sustained ? 2 : 1)
+      let base = ModelCost.flash(nodes: 0, trees: 0, spec: spec, layout: trees)
+      let share = classifiers == 1 || flash <= base ? flash : base + (flash - base) / classifiers
+      func fitting(_ d: Int) -> Int { ModelCost.trees(fitting: share, depth: d, spec: spec, layout: trees) }
       var depth = settings.maxDepth
       // In the same flash, more and shallower trees hold out better (docs/LEARNING.md): 79 of
       // depth 4 beat 39 of depth 5, 82 of depth 4 beat 75 of depth 5 as a table, though no

@@ -7,7 +7,8 @@ import AccelLearning
 import AccelPlot
 
 /// Writes what `accelkit train` learned into a model directory, all files together (atomic):
-/// `detector.json` and `LABEL.xgb.json` (what detection reads), and the report: `folds.csv`,
+/// `detector.json` and `LABEL.xgb.json` (what detection reads; `LABEL.sustained.xgb.json` too
+/// with a sustained classifier), and the report: `folds.csv`,
 /// `sources.csv`, `positions.csv` and `held-out.csv` (held-out figures with the chosen decoding,
 /// per fold, source, position and trace), `decoding.csv` (every decoding
 /// tried), `LABEL.importance.svg` (how often each feature splits a node, the 25 commonest).
@@ -51,11 +52,15 @@ public enum ModelDirectory {
         LearnedModel.descriptionFile,
         LearnedModel.descriptionJSON(
           spec: s.spec, labels: result.labels.map(\.label), decoding: result.labels.map(\.decoding),
-          training: training)
+          training: training, sustained: Set(result.labels.filter { $0.sustainedModel != nil }.map(\.label)))
       )
     ]
     for l in result.labels {
       files.append((LearnedModel.classifierFile(l.label), String(decoding: l.model, as: UTF8.self)))
+      if let sustained = l.sustainedModel {
+        files.append(
+          (LearnedModel.sustainedClassifierFile(l.label), String(decoding: sustained, as: UTF8.self)))
+      }
     }
     files.append(("folds.csv", figuresCSV(result, kind: "fold")))
     files.append(("sources.csv", figuresCSV(result, kind: "source")))
@@ -81,8 +86,8 @@ public enum ModelDirectory {
   /// What the model's exported C is estimated to cost a Cortex-M4F in float (ModelCost): its
   /// features' RAM and its trees' flash.
   public static func estimatedCost(_ result: TrainingResult) -> (ram: Int, flash: Int) {
-    let ensembles = result.labels.compactMap {
-      try? TreeEnsemble(json: $0.model, file: $0.label).structure.trees
+    let ensembles = result.labels.flatMap { [$0.model] + ($0.sustainedModel.map { [$0] } ?? []) }.compactMap {
+      try? TreeEnsemble(json: $0, file: "").structure.trees
     }
     let nodes = ensembles.reduce(0) { total, trees in total + trees.reduce(0) { $0 + $1.count } }
     let spec = result.settings.spec
@@ -94,9 +99,10 @@ public enum ModelDirectory {
     )
   }
 
-  /// The names of the files written for `labels`.
-  public static func names(labels: [String]) -> [String] {
+  /// The names of the files written for `labels` (with their sustained classifiers).
+  public static func names(labels: [String], sustained: Bool = false) -> [String] {
     [LearnedModel.descriptionFile] + labels.map(LearnedModel.classifierFile)
+      + (sustained ? labels.map(LearnedModel.sustainedClassifierFile) : [])
       + ["folds.csv", "sources.csv", "positions.csv", "held-out.csv", "decoding.csv"]
       + labels.map { "\($0).importance.svg" }
   }
@@ -114,6 +120,8 @@ public enum ModelDirectory {
       text +=
         "\(l.label): on \(formatNumber(c.on)), off \(formatNumber(c.off)), "
         + "min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))"
+        + (c.hasSustainedThresholds
+          ? "; sustained on \(formatNumber(c.sustainedOn)), off \(formatNumber(c.sustainedOff))" : "")
         + (c.holdSeconds > 0 ? ", hold \(formatNumber(c.hold)) for \(formatNumber(c.holdSeconds)) s" : "")
         + "\n"
       text += "  held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"
@@ -133,6 +141,7 @@ public enum ModelDirectory {
     let s = result.settings
     let cost = estimatedCost(result)
     let free = estimatedCost(unbudgeted)
+    let classifiers = result.labels.reduce(0) { $0 + ($1.sustainedModel == nil ? 1 : 2) }
     let limits = [
       s.budget?.ram.map { "RAM <= \($0)" }, s.budget?.flash.map { "flash <= \($0)" },
     ].compactMap { $0 }.joined(separator: ", ")
@@ -142,7 +151,7 @@ public enum ModelDirectory {
     text +=
       "bands \(s.spec.bands.map { "\(formatNumber($0.low))-\(formatNumber($0.high))" }.joined(separator: ", ")) Hz, "
     text +=
-      "\(s.rounds) trees of depth \(s.maxDepth) at a learning rate of \(cFormat("%.3g", s.learningRate)); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
+      "\(s.rounds) trees of depth \(s.maxDepth)\(classifiers > 1 ? " in each of \(classifiers) classifiers" : "") at a learning rate of \(cFormat("%.3g", s.learningRate)); estimated RAM \(cost.ram) and flash \(cost.flash) bytes "
     text += "(unbudgeted: \(free.ram) and \(free.flash); scripts/footprint measures an export)\n"
     for (l, u) in zip(result.labels, unbudgeted.labels) {
       text += "  \(l.label) held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"

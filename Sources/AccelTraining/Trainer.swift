@@ -49,6 +49,11 @@ public struct TrainingSettings: Sendable {
   public var worstSource = true
   /// The matching tolerance (seconds), as evaluate's.
   public var tolerance = 0.25
+  /// Whether each label also learns a sustained classifier (`LearnedModel`): from every trace,
+  /// the sustained-only ones (`Trainer.train`) included, where the label's own classifier
+  /// learns from the others only. Its part of the decoding (`sustained_on`, `sustained_off` and
+  /// the hold path) is chosen after the label's own, which stays as it would be alone.
+  public var sustained = false
   /// Traces read in parallel (nil: every core).
   public var parallelism: Int?
 
@@ -120,14 +125,18 @@ struct TraceWindows: Sendable {
   var source: Int
   /// The manifest's position ("unknown" when it has none).
   var position: String
+  /// Only the sustained classifiers learn from it.
+  var sustainedOnly = false
   var count: Int { centers.count }
 }
 
 /// One label's learned classifier and decoding, with the cross-validated figures behind them.
 public struct LearnedLabel: Sendable {
   public var label: String
-  /// XGBoost's JSON model trained on every trace.
+  /// XGBoost's JSON model trained on every trace (but the sustained-only ones).
   public var model: [UInt8]
+  /// The sustained classifier, trained on every trace, with `TrainingSettings.sustained`.
+  public var sustainedModel: [UInt8]?
   public var decoding: ProbabilityDecoder.Configuration
   /// Per fold: its name and the held-out metrics with the chosen decoding.
   public var folds: [(name: String, traces: Int, metrics: Metrics)]
@@ -161,21 +170,35 @@ public struct TrainingResult: Sendable {
 public enum Trainer {
   /// Learns a detector from `jobs` (their annotations in `annotations`): features of every
   /// trace, cross-validated out-of-fold probabilities, the decoding chosen on them, and a final
-  /// model on everything.
+  /// model on everything. With `settings.sustained`, the jobs marked in `sustainedOnly` train
+  /// only the sustained classifiers; every trace is held out and scored all the same.
   public static func train(
     jobs: [EvaluationJob], annotations: [[LabeledInterval]], settings: TrainingSettings,
-    traceDone: (@Sendable (_ rows: Int) -> Void)? = nil
+    sustainedOnly: [Bool] = [], traceDone: (@Sendable (_ rows: Int) -> Void)? = nil
   ) throws -> TrainingResult {
     try settings.validate()
+    guard sustainedOnly.isEmpty || sustainedOnly.count == jobs.count else {
+      preconditionFailure("sustainedOnly must mark every job")
+    }
+    guard settings.sustained || !sustainedOnly.contains(true) else {
+      throw AccelError.usage("traces for the sustained classifier only need a sustained classifier to train")
+    }
     let sourceNames = Array(Set(jobs.map { $0.group.source ?? "unknown" })).sorted()
     if settings.foldsBySource, sourceNames.count < 2 {
       throw AccelError.usage(
         "--cv source needs traces from two sources or more; the manifests name \(sourceNames.count == 1 ? "one (\(sourceNames[0]))" : "none")",
         hint: "give the manifests a source column, or train on datasets from several sources")
     }
-    let traces = try windows(
+    var traces = try windows(
       jobs: jobs, annotations: annotations, settings: settings, sourceNames: sourceNames, traceDone: traceDone
     )
+    for (t, only) in sustainedOnly.enumerated() { traces[t].sustainedOnly = only }
+    // The traces the labels' own classifiers learn from.
+    let primary = traces.indices.filter { !traces[$0].sustainedOnly }
+    guard !primary.isEmpty else {
+      throw AccelError.usage(
+        "every trace is for the sustained classifier only: give traces for the label's own")
+    }
     let (folds, foldOf, foldNames) = assignFolds(traces: traces, settings: settings, sourceNames: sourceNames)
     var learned: [LearnedLabel] = []
     for (l, label) in settings.labels.enumerated() {
@@ -188,22 +211,48 @@ public enum Trainer {
             ? "the events files annotate nothing: training needs annotated events of the label"
             : "the events files' labels: \(quotedFields(found)); check --label")
       }
+      // The final model learns from every trace (but the sustained-only ones); a fold that holds
+      // none of those would train the same model, so it reads this one.
+      let model = try fit(traces: primary.map { traces[$0] }, label: l, settings: settings)
       // Out-of-fold probabilities for every window.
       var probabilities = traces.map { [Double](repeating: 0, count: $0.count) }
       for fold in 0..<folds {
-        let trainOn = traces.indices.filter { foldOf[$0] != fold }
         let heldOut = traces.indices.filter { foldOf[$0] == fold }
         guard !heldOut.isEmpty else { continue }
-        let model = try fit(traces: trainOn.map { traces[$0] }, label: l, settings: settings)
-        let ensemble = try TreeEnsemble(json: model, file: "fold \(fold + 1)")
+        let trainOn = primary.filter { foldOf[$0] != fold }
+        let ensemble = try TreeEnsemble(
+          json: trainOn.count == primary.count
+            ? model : try fit(traces: trainOn.map { traces[$0] }, label: l, settings: settings),
+          file: "fold \(fold + 1)")
         for t in heldOut { probabilities[t] = predict(ensemble, traces[t]) }
       }
-      let (decoding, search) = try chooseDecoding(
-        traces: traces, probabilities: probabilities, label: label, settings: settings,
-        sourceCount: sourceNames.count)
+      // The label's own decoding, chosen on its own traces as without a sustained classifier.
+      var (decoding, search) = try chooseDecoding(
+        traces: primary.map { traces[$0] }, probabilities: primary.map { probabilities[$0] }, label: label,
+        settings: settings, sourceCount: sourceNames.count)
+      var sustained: (model: [UInt8], probabilities: [[Double]])?
+      if settings.sustained {
+        var q = traces.map { [Double](repeating: 0, count: $0.count) }
+        for fold in 0..<folds {
+          let heldOut = traces.indices.filter { foldOf[$0] == fold }
+          guard !heldOut.isEmpty else { continue }
+          let trainOn = traces.indices.filter { foldOf[$0] != fold }
+          let ensemble = try TreeEnsemble(
+            json: try fit(traces: trainOn.map { traces[$0] }, label: l, settings: settings),
+            file: "fold \(fold + 1)")
+          for t in heldOut { q[t] = predict(ensemble, traces[t]) }
+        }
+        let chosen = try chooseDecoding(
+          traces: traces, probabilities: probabilities, sustained: q, label: label, settings: settings,
+          sourceCount: sourceNames.count, candidates: sustainedCandidates(decoding))
+        decoding = chosen.0
+        search += chosen.1
+        sustained = (try fit(traces: traces, label: l, settings: settings), q)
+      }
       let perTrace = traces.indices.map {
         metrics(
-          traces[$0], probabilities[$0], label: label, decoding: decoding, tolerance: settings.tolerance)
+          traces[$0], probabilities[$0], sustained: sustained?.probabilities[$0], label: label,
+          decoding: decoding, tolerance: settings.tolerance)
       }
       let total = perTrace.reduce(Metrics(), +)
       let foldFigures = (0..<folds).map { fold in
@@ -216,11 +265,12 @@ public enum Trainer {
           traces.indices.filter { traces[$0].source == s }.reduce(Metrics()) { $0 + perTrace[$1] }
         )
       }
-      let model = try fit(traces: traces, label: l, settings: settings)
       let negatives = traces.reduce(0) { $0 + $1.targets[l].filter { $0 == 0 }.count }
       learned.append(
         LearnedLabel(
-          label: label, model: model, decoding: decoding, folds: foldFigures, sources: sourceFigures,
+          label: label, model: model, sustainedModel: sustained?.model, decoding: decoding,
+          folds: foldFigures,
+          sources: sourceFigures,
           positions: Set(traces.map(\.position)).sorted().map { position in
             let members = traces.indices.filter { traces[$0].position == position }
             return (position, members.count, members.reduce(Metrics()) { $0 + perTrace[$1] })
@@ -420,6 +470,33 @@ public enum Trainer {
     return all
   }
 
+  /// The sustained classifier's part of the decoding searched, beside `primary` (the label's own,
+  /// kept): none first (so that a tie keeps the label's own decoding alone), then strict
+  /// thresholds with hysteresis, and the hold path with and without them.
+  static func sustainedCandidates(_ primary: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
+    .Configuration]
+  {
+    var all = [primary]
+    for on in [0.99, 0.995, 0.998, 0.999, 1] {
+      for offShare in [0.5, 0.75, 1.0] where on < 1 || offShare == 1 {
+        for hold in [0.9, 0.95, 0.98, 0.99, 1] {
+          for holdSeconds in hold < 1 ? [1.0, 2.0, 3.0, 5.0] : [0] {
+            var c = primary
+            c.sustainedOn = on
+            c.sustainedOff = (on * offShare * 1000).rounded() / 1000
+            c.hold = hold
+            c.holdSeconds = holdSeconds
+            guard c.hasSustainedThresholds || holdSeconds > 0,
+              (try? c.validate(owner: "", sustained: true)) != nil
+            else { continue }
+            all.append(c)
+          }
+        }
+      }
+    }
+    return all
+  }
+
   /// When the bounds left no useful decoding, why and what would help: no decoding met them
   /// (the chosen one comes closest), or only one that finds none of the events did. Either way,
   /// how many hours of trace the false alarms an hour are measured on (one false alarm in them is
@@ -455,16 +532,18 @@ public enum Trainer {
   }
 
   static func chooseDecoding(
-    traces: [TraceWindows], probabilities: [[Double]], label: String, settings: TrainingSettings,
-    sourceCount: Int
+    traces: [TraceWindows], probabilities: [[Double]], sustained: [[Double]]? = nil, label: String,
+    settings: TrainingSettings, sourceCount: Int, candidates: [ProbabilityDecoder.Configuration]? = nil
   ) throws -> (
     ProbabilityDecoder.Configuration,
     [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
   ) {
-    let candidates = self.candidates
+    let candidates = candidates ?? self.candidates
     let scored = parallelMap(candidates, jobs: settings.parallelism) { c -> (TuningScore, Metrics) in
       let perTrace = traces.indices.map {
-        metrics(traces[$0], probabilities[$0], label: label, decoding: c, tolerance: settings.tolerance)
+        metrics(
+          traces[$0], probabilities[$0], sustained: sustained?[$0], label: label, decoding: c,
+          tolerance: settings.tolerance)
       }
       let total = perTrace.reduce(Metrics(), +)
       guard settings.worstSource, sourceCount >= 2 else { return (settings.objective.score(total), total) }
@@ -490,15 +569,18 @@ public enum Trainer {
     return (candidates[best], candidates.indices.map { (candidates[$0], scored[$0].0, scored[$0].1) })
   }
 
-  /// One trace's metrics for `label` when its probabilities are decoded with `decoding`.
+  /// One trace's metrics for `label` when its probabilities (and its sustained classifier's, q)
+  /// are decoded with `decoding`.
   static func metrics(
-    _ trace: TraceWindows, _ p: [Double], label: String, decoding: ProbabilityDecoder.Configuration,
-    tolerance: Double
+    _ trace: TraceWindows, _ p: [Double], sustained q: [Double]? = nil, label: String,
+    decoding: ProbabilityDecoder.Configuration, tolerance: Double
   ) -> Metrics {
     var decoder = ProbabilityDecoder(configuration: decoding)
     var events: [ProbabilityDecoder.Event] = []
     for r in 0..<trace.count {
-      if let e = decoder.add(center: trace.centers[r], end: trace.ends[r], probability: p[r]) {
+      if let e = decoder.add(
+        center: trace.centers[r], end: trace.ends[r], probability: p[r], sustained: q?[r])
+      {
         events.append(e)
       }
     }

@@ -329,6 +329,56 @@ extension ExportCLITests {
     #expect(counts["held", default: 0] > 50, "\(counts)")
   }
 
+  /// A model with a sustained classifier (`train --sustained`), budgeted for its trees as a table,
+  /// gives detect-shakes' events: at its own decoding with every tree walked, at one where only the
+  /// sustained classifier begins and keeps events (stopped early, as the table its header builds
+  /// by default), and at one where only its hold path begins them (as code,
+  /// AK_DETECTOR_TREE_CODE), on generated sustained shaking and the test set.
+  @Test func sustainedClassifiersGiveDetectShakesEvents() throws {
+    let dir = Paths.temporaryDirectory()
+    let made = try accelkit(
+      [],
+      shell: "set -e\nACCELKIT generate -o '\(dir)/sus' --traces 8 --seed 4 --scenario sustained >/dev/null")
+    try #require(made.status == 0, "\(made.stderr)")
+    let trained = try accelkit([
+      "train", Paths.packageRoot + "/datasets/train", "--sustained", dir + "/sus", "--label", "shake",
+      "--rounds", "20", "--depth", "4", "--exponential", "--span", "1", "--folds", "2", "--flash", "40KiB",
+      "--trees", "table", "--quiet", "-o", dir + "/model",
+    ])
+    try #require(trained.status == 0, "\(trained.stderr)")
+    let cc = try Self.compiler("cc")
+    let form = try accelkit(
+      [],
+      shell: """
+        set -e
+        ACCELKIT export --model '\(dir)/model' -o '\(dir)/h' 2>/dev/null
+        printf '#include "accelkit_detector.h"\\n#ifdef AK_DETECTOR_TREE_TABLE\\nint main(void) { return 0; }\\n#else\\nint main(void) { return 1; }\\n#endif\\n' > '\(dir)/m.c'
+        \(cc) -std=c99 -I '\(dir)/h' '\(dir)/m.c' -o '\(dir)/table' -lm && '\(dir)/table'
+        \(cc) -std=c99 -DAK_DETECTOR_TREE_CODE -I '\(dir)/h' '\(dir)/m.c' -o '\(dir)/code' -lm && ! '\(dir)/code'
+        """)
+    #expect(form.status == 0, "\(form.stderr)")
+    var traces = (0..<8).map { (path: "\(dir)/sus/\(String(format: "%03d", $0)).csv", rate: "50") }
+    traces += try Self.plainCopies(Array(try Self.testTraces().prefix(6)), in: dir)
+    let sustained = ["on=1", "off=1", "sustained_on=0.7", "sustained_off=0.3", "merge_gap_s=0.5"]
+    let held = ["on=1", "off=1", "sustained_on=1", "sustained_off=0.4", "hold=0.6", "hold_s=0.5"]
+    var counts: [Int] = []
+    for (k, (params, defines)) in [
+      ([String](), ["AK_DETECTOR_ALL_TREES"]), (sustained, []), (held, ["AK_DETECTOR_TREE_CODE"]),
+    ].enumerated() {
+      let differing = try Self.differences(
+        rule: "sustained\(k)", params: params, traces: traces, in: dir, model: dir + "/model",
+        defines: defines)
+      #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
+      counts.append(
+        traces.reduce(0) { total, trace in
+          total
+            + String(decoding: readFile(trace.path + ".sustained\(k).swift.csv") ?? [], as: UTF8.self)
+            .split(separator: "\n").count - 1
+        })
+    }
+    #expect(counts.allSatisfy { $0 > 5 }, "\(counts)")
+  }
+
   /// A learned model's header stops the trees early unless told to walk them all: the built-in
   /// model's header defines AK_DETECTOR_EARLY_STOP by itself, not with AK_DETECTOR_ALL_TREES.
   @Test func theTreesStopEarlyByDefault() throws {

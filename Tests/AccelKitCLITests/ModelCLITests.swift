@@ -169,6 +169,62 @@ import Testing
     #expect(both.status == 64)
   }
 
+  /// train --sustained: the label's own classifier learns from the datasets alone (the same bytes
+  /// as without --sustained), the sustained one from those and the sustained datasets too, the
+  /// same twice; detection reads both, and an event can begin by either.
+  @Test func aSustainedClassifierIsTrainedBesideTheLabelsOwn() throws {
+    let dir = Paths.temporaryDirectory()
+    let generated = try accelkit([
+      "generate", "-o", dir + "/sus", "--traces", "6", "--seed", "3", "--scenario", "sustained",
+    ])
+    try #require(generated.status == 0, "\(generated.stderr)")
+    let options = ["--exponential", "--span", "1", "--rounds", "20", "--depth", "3"]
+    let first = try trainSmall(dir + "/m1", options + ["--sustained", dir + "/sus"])
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("learned from 26 traces"), "\(first.stdout)")
+    #expect(try trainSmall(dir + "/m2", options + ["--sustained", dir + "/sus"]).status == 0)
+    #expect(try trainSmall(dir + "/alone", options).status == 0)
+    for name in ["shake.xgb.json", "shake.sustained.xgb.json", "folds.csv", "decoding.csv", "held-out.csv"] {
+      #expect(readFile(dir + "/m1/" + name) == readFile(dir + "/m2/" + name), "\(name) differs between runs")
+    }
+    #expect(readFile(dir + "/m1/shake.xgb.json") == readFile(dir + "/alone/shake.xgb.json"))
+    #expect(readFile(dir + "/m1/shake.sustained.xgb.json") != readFile(dir + "/m1/shake.xgb.json"))
+    let description = String(decoding: readFile(dir + "/m1/detector.json") ?? [], as: UTF8.self)
+    #expect(
+      description.contains("\"sustained\": {\"shake\": \"shake.sustained.xgb.json\"}"), "\(description)")
+    // Only the sustained classifier can begin an event: events, and others with the label's own
+    // classifier in its place.
+    let trace = dir + "/sus/000.csv"
+    let onlySustained = [
+      "--param", "on=1", "--param", "off=1", "--param", "sustained_on=0.6", "--param", "sustained_off=0.3",
+    ]
+    let sustained = try accelkit(["detect-shakes", "--model", dir + "/m1"] + onlySustained + [trace])
+    #expect(sustained.status == 0 && sustained.stdout.split(separator: "\n").count > 1, "\(sustained.stdout)")
+    writeFile(dir + "/m2/shake.sustained.xgb.json", readFile(dir + "/m1/shake.xgb.json") ?? [])
+    let swapped = try accelkit(["detect-shakes", "--model", dir + "/m2"] + onlySustained + [trace])
+    #expect(swapped.status == 0 && swapped.stdout != sustained.stdout, "\(swapped.stdout)")
+    // A sustained classifier named but missing is unreadable input; one for no label, bad data.
+    try FileManager.default.removeItem(atPath: dir + "/m2/shake.sustained.xgb.json")
+    let missing = try accelkit(["detect-shakes", "--model", dir + "/m2", trace])
+    #expect(missing.status == 66 && missing.stderr.contains("shake.sustained.xgb.json"), "\(missing.stderr)")
+    writeFile(
+      dir + "/m2/detector.json",
+      description.replacingOccurrences(of: "\"sustained\": {\"shake\"", with: "\"sustained\": {\"wave\""))
+    let stray = try accelkit(["detect-shakes", "--model", dir + "/m2", trace])
+    #expect(stray.status == 65 && stray.stderr.contains("\"wave\""), "\(stray.stderr)")
+    // A budget shares the flash between the two classifiers: 20 trees of depth 3 would fit 12,000
+    // bytes alone, so each gets 20 of depth 2, and the estimate stays within it.
+    let budgeted = try trainSmall(dir + "/b", options + ["--sustained", dir + "/sus", "--flash", "12000"])
+    #expect(
+      budgeted.status == 0 && budgeted.stdout.contains("20 trees of depth 2 in each of 2 classifiers "),
+      "\(budgeted.stdout)")
+    let budget = String(decoding: readFile(dir + "/b/detector.json") ?? [], as: UTF8.self)
+    let estimate = budget.range(of: #""estimated_flash": [0-9]+"#, options: .regularExpression).map {
+      Int(budget[$0].split(separator: " ")[1]) ?? .max
+    }
+    #expect((estimate ?? .max) <= 12000 && (estimate ?? 0) > 8000, "\(budget)")
+  }
+
   /// scripts/explain_model.py on the built-in model and generated shakes: the feature that raises
   /// the probability most is the generator's straight line (`e0.25_linearity`), as docs/LEARNING.md
   /// says.
@@ -265,14 +321,24 @@ import Testing
     let source = String(
       decoding: readFile(Paths.packageRoot + "/Sources/AccelLearning/BuiltInShakeModel.swift") ?? [],
       as: UTF8.self)
-    for (name, file) in [("description", "detector.json"), ("classifier", "shake.xgb.json")] {
+    // scripts/embed_model.py's literals: each file's text between two line breaks.
+    let description = String(
+      decoding: readFile(Paths.packageRoot + "/models/shake/detector.json") ?? [], as: UTF8.self)
+    #expect(
+      source.contains("static let description = ######\"\"\"\n\(description)\n\"\"\"######"),
+      "Sources/AccelLearning/BuiltInShakeModel.swift's description is not models/shake/detector.json: run scripts/embed_model.py"
+    )
+    let classifiers = try FileManager.default.contentsOfDirectory(atPath: Paths.packageRoot + "/models/shake")
+      .filter { $0.hasSuffix(".xgb.json") }.sorted()
+    #expect(classifiers.first == "shake.sustained.xgb.json" || classifiers == ["shake.xgb.json"])
+    for file in classifiers {
       let text = String(decoding: readFile(Paths.packageRoot + "/models/shake/" + file) ?? [], as: UTF8.self)
-      // scripts/embed_model.py's literal: the file's text between two line breaks.
       #expect(
-        source.contains("static let \(name) = ######\"\"\"\n\(text)\n\"\"\"######"),
-        "Sources/AccelLearning/BuiltInShakeModel.swift's \(name) is not models/shake/\(file): run scripts/embed_model.py"
+        source.contains("\"\(file)\": ######\"\"\"\n\(text)\n\"\"\"######,"),
+        "Sources/AccelLearning/BuiltInShakeModel.swift's \(file) is not models/shake/\(file): run scripts/embed_model.py"
       )
     }
+    #expect(source.components(separatedBy: ".xgb.json\": ######").count == classifiers.count + 1)
   }
 
   @Test func byDefaultByNameAndFromTheDirectoryTheSameEvents() throws {
@@ -324,9 +390,16 @@ import Testing
     func model(_ name: String, hold: String) throws -> String {
       let folder = dir + "/" + name
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      writeFile(
-        folder + "/shake.xgb.json", readFile(Paths.packageRoot + "/models/shake/shake.xgb.json") ?? [])
-      let shake = "\"shake\": {\(fixed)\(hold.isEmpty ? "" : ", " + hold)}"
+      for file in ["shake.xgb.json", "shake.sustained.xgb.json"] {
+        guard let bytes = readFile(Paths.packageRoot + "/models/shake/" + file) else { continue }
+        writeFile(folder + "/" + file, bytes)
+      }
+      // With a sustained classifier the hold path reads its probability, which sustained_off
+      // keeps going (at most hold); it begins nothing by itself here.
+      let sustained =
+        fileExists(folder + "/shake.sustained.xgb.json") && !hold.contains("0.3,")
+        ? ", \"sustained_on\": 1, \"sustained_off\": 0.5" : ""
+      let shake = "\"shake\": {\(fixed)\(hold.isEmpty ? "" : ", " + hold)\(sustained)}"
       writeFile(folder + "/detector.json", original.replacingCharacters(in: decoding, with: shake))
       return folder
     }

@@ -288,6 +288,63 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     #expect(decode(p, unset) == decode(p, plain) && decode(p, plain).count == 2)
   }
 
+  /// A sustained classifier's q beside p: an event begins where either path begins one and goes
+  /// on while either holds; the run toward hold_s reads q alone.
+  @Test func aSustainedClassifierBeginsAndKeepsEventsWorkedByHand() {
+    var c = ProbabilityDecoder.Configuration()
+    c.on = 0.98
+    c.off = 0.98
+    c.mergeGapSeconds = 0
+    c.sustainedOn = 0.999
+    c.sustainedOff = 0.5
+    func decode(_ p: [Double], _ q: [Double], _ c: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
+      .Event]
+    {
+      var decoder = ProbabilityDecoder(configuration: c)
+      var events: [ProbabilityDecoder.Event] = []
+      for i in p.indices {
+        if let e = decoder.add(center: Double(i), end: Double(i) + 0.5, probability: p[i], sustained: q[i]) {
+          events.append(e)
+        }
+      }
+      return events + decoder.finish()
+    }
+    // p alone: 2-3. q begins nothing here (never 0.999) but keeps it going while >= 0.5 (to 5).
+    let p = [0.1, 0.1, 0.99, 0.99, 0.1, 0.1, 0.1, 0.1]
+    let q = [0.1, 0.1, 0.1, 0.1, 0.6, 0.7, 0.2, 0.1]
+    #expect(
+      decode(p, q, c) == [.init(start: 2, end: 5, reported: 2.5, peak: 0.99, windows: 4, cancelled: false)])
+    // q begins one at 0.999 where p is low, and p's 0.98 keeps it after q falls.
+    let q2 = [0.1, 0.9995, 0.2, 0.1, 0.1, 0.1, 0.1, 0.1]
+    let p2 = [0.1, 0.1, 0.985, 0.1, 0.1, 0.1, 0.1, 0.1]
+    #expect(
+      decode(p2, q2, c) == [
+        .init(start: 1, end: 2, reported: 1.5, peak: 0.9995, windows: 2, cancelled: false)
+      ])
+    // The hold path reads q: held at >= 0.9 from 1 to 3 begins at 1, though p never reaches 0.9.
+    c.hold = 0.9
+    c.holdSeconds = 2
+    let q3 = [0.1, 0.95, 0.9, 0.92, 0.6, 0.1, 0.1, 0.1]
+    let low = [Double](repeating: 0.3, count: 8)
+    #expect(
+      decode(low, q3, c) == [.init(start: 1, end: 4, reported: 3.5, peak: 0.95, windows: 4, cancelled: false)]
+    )
+    // And p held as long begins nothing: the run is q's.
+    #expect(decode(q3, low, c).isEmpty)
+    // Without q (a label with no sustained classifier) q is p, and thresholds of 1 change nothing.
+    var plain = ProbabilityDecoder.Configuration()
+    plain.on = 0.9
+    plain.off = 0.5
+    var decoder = ProbabilityDecoder(configuration: plain)
+    var same = decoder
+    for (i, v) in [0.1, 0.95, 0.6, 0.2, 0.92, 0.1].enumerated() {
+      #expect(
+        decoder.add(center: Double(i), end: Double(i), probability: v)
+          == same.add(center: Double(i), end: Double(i), probability: v, sustained: v))
+    }
+    #expect(decoder.finish() == same.finish())
+  }
+
   /// What train writes: the hold keys only with hold_s set, so a model without the hold path is
   /// written as before it existed.
   @Test func theHoldKeysAreWrittenOnlyWhenSet() {
@@ -299,6 +356,15 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     let with = LearnedModel.descriptionJSON(
       spec: FeatureSpec(), labels: ["shake"], decoding: [c], training: "{}")
     #expect(!without.contains("hold") && with.contains("\"hold\": 0.95, \"hold_s\": 3}"), "\(with)")
+    #expect(!with.contains("sustained"))
+    c.sustainedOn = 0.999
+    c.sustainedOff = 0.5
+    let sustained = LearnedModel.descriptionJSON(
+      spec: FeatureSpec(), labels: ["shake"], decoding: [c], training: "{}", sustained: ["shake"])
+    #expect(
+      sustained.contains("\"sustained\": {\"shake\": \"shake.sustained.xgb.json\"}")
+        && sustained.contains("\"hold_s\": 3, \"sustained_on\": 0.999, \"sustained_off\": 0.5}"),
+      "\(sustained)")
   }
 
   @Test func contradictoryDecodingsAreRefused() {
@@ -314,6 +380,15 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     #expect(throws: Never.self) { try c.validate(owner: "model") }
     c.holdSeconds = 1
     #expect(throws: AccelError.self) { try c.validate(owner: "model") }
+    // With a sustained classifier the run reads q, which only sustained_off keeps going.
+    c.off = 0.5
+    #expect(throws: Never.self) { try c.validate(owner: "model") }
+    #expect(throws: AccelError.self) { try c.validate(owner: "model", sustained: true) }
+    c.sustainedOn = 0.99
+    c.sustainedOff = 0.6
+    #expect(throws: Never.self) { try c.validate(owner: "model", sustained: true) }
+    c.sustainedOn = 0.5
+    #expect(throws: AccelError.self) { try c.validate(owner: "model", sustained: true) }
   }
 }
 

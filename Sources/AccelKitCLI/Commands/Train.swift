@@ -24,6 +24,12 @@ struct Train: ParsableCommand {
       name sources), and the held-out figures are reported. The final model learns from every \
       trace.
 
+      --sustained DATASET (repeatable) adds a second classifier to each label, its sustained \
+      classifier, trained on every dataset and these (shaking that goes on: real bouts, the \
+      generator's sustained scenario), while the label's own learns from the others only; its \
+      thresholds and hold path are chosen after the label's own decoding, on every trace held out \
+      alike, and an event of either is an event (docs/LEARNING.md).
+
       -o DIR gets detector.json and LABEL.xgb.json (XGBoost's own JSON, loadable by any XGBoost), \
       folds.csv and sources.csv (held-out figures), decoding.csv (every decoding tried) and \
       LABEL.importance.svg. Use it with detect-shakes --model DIR and evaluate --model DIR.
@@ -42,6 +48,12 @@ struct Train: ParsableCommand {
 
   @Option(name: .customLong("label"), help: "A label to learn (repeatable): the events files' label.")
   var labels: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "A dataset only each label's sustained classifier learns from (repeatable; the sustained classifier learns from every dataset).",
+      valueName: "dataset"))
+  var sustained: [String] = []
 
   @Option(name: .shortAndLong, help: ArgumentHelp("The model directory to write.", valueName: "dir"))
   var output: String
@@ -151,18 +163,23 @@ struct Train: ParsableCommand {
     s.worstSource = worstSource
     s.tolerance = tolerance.value
     s.parallelism = jobs
+    s.sustained = !sustained.isEmpty
     try s.validate()
     return s
   }
 
   func run() throws {
     let settings = try settings()
-    let outputs = ModelDirectory.names(labels: labels).map { output + "/" + $0 }
+    let outputs = ModelDirectory.names(labels: labels, sustained: settings.sustained).map {
+      output + "/" + $0
+    }
     try RunFiles.reserveOutputs(outputs)
     let options = try input.options()
-    let jobs = try datasets.flatMap {
+    let read = try (datasets + sustained).map {
       try EvaluationJob.jobs(dataset: $0, labels: nil, options: options, allowOutsidePaths: allowOutsidePaths)
     }
+    let jobs = Array(read.joined())
+    let sustainedOnly = read.indices.flatMap { d in read[d].map { _ in d >= datasets.count } }
     let annotations = try jobs.map { try $0.annotations() }
     let budget = DeviceBudget(
       ram: try ram.map(DeviceBudget.parseSize), flash: try flash.map(DeviceBudget.parseSize), trees: trees)
@@ -172,7 +189,8 @@ struct Train: ParsableCommand {
     let progress = ProgressLine(total: jobs.count * runs.count, noun: "traces", quiet: quiet)
     let results = try runs.map {
       try Trainer.train(
-        jobs: jobs, annotations: annotations, settings: $0, traceDone: { progress.advance(rows: $0) })
+        jobs: jobs, annotations: annotations, settings: $0, sustainedOnly: sustainedOnly,
+        traceDone: { progress.advance(rows: $0) })
     }
     progress.finish()
     let result = results[results.count - 1]
