@@ -244,11 +244,12 @@ public struct ModelRunner {
             decoders.withUnsafeMutableBufferPointer { decoders in
               scratch.withUnsafeMutableBufferPointer { scratch in
                 extractor.process(block) { _, end, values in
+                  // The row in single precision, as the trees compare it, once for every ensemble.
+                  for i in values.indices { scratch[i] = Float(values[i]) }
                   for k in labels.indices {
-                    let p = ensembles[k].probability(values, unlessBelow: limits[k], scratch: scratch)
+                    let p = ensembles[k].probability(floats: scratch, unlessBelow: limits[k])
                     let j = sustainedIndex[k]
-                    let q =
-                      j < 0 ? nil : ensembles[j].probability(values, unlessBelow: limits[j], scratch: scratch)
+                    let q = j < 0 ? nil : ensembles[j].probability(floats: scratch, unlessBelow: limits[j])
                     if let event = decoders[k].add(
                       center: end - halfWidth, end: end, probability: p, sustained: q)
                     {

@@ -240,9 +240,14 @@ public struct TreeEnsemble: Sendable, Equatable {
       scratch: UnsafeMutableBufferPointer<Float>
     ) -> Double {
       precondition(scratch.count >= features.count, "the scratch is shorter than the features")
-      var sum = baseMargin
       for i in features.indices { scratch[i] = Float(features[i]) }
-      let below = margin(scratch, into: &sum, unlessBelow: limit)
+      return probability(floats: scratch, unlessBelow: limit)
+    }
+
+    /// The same of a row already in single precision: several ensembles read one copy.
+    public func probability(floats: UnsafeMutableBufferPointer<Float>, unlessBelow limit: Double) -> Double {
+      var sum = baseMargin
+      let below = margin(floats, into: &sum, unlessBelow: limit)
       return below ? 0 : Double(TreeEnsemble.logistic(sum))
     }
 

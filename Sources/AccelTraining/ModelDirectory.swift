@@ -11,7 +11,8 @@ import AccelPlot
 /// with a sustained classifier), and the report: `folds.csv`,
 /// `sources.csv`, `positions.csv` and `held-out.csv` (held-out figures with the chosen decoding,
 /// per fold, source, position and trace), `decoding.csv` (every decoding
-/// tried), `LABEL.importance.svg` (how often each feature splits a node, the 25 commonest).
+/// tried, and the traces it was scored on: `own`, the label's own decodings beside a sustained
+/// classifier, scored on the traces its own classifier learns from, else `all`), `LABEL.importance.svg` (how often each feature splits a node, the 25 commonest).
 public enum ModelDirectory {
   /// The files' names and contents, in a fixed order (the same inputs give the same bytes).
   public static func files(_ result: TrainingResult, command: String, version: String) -> [(
@@ -262,11 +263,12 @@ public enum ModelDirectory {
     var text =
       "label,"
       + ProbabilityDecoder.Configuration.parameters.map(\.name).joined(separator: ",")
-      + ",violation,objective,tp,fp,fn,f1,false_alarms_per_hour,chosen\n"
+      + ",traces,violation,objective,tp,fp,fn,f1,false_alarms_per_hour,chosen\n"
     for l in result.labels {
-      for (c, score, total) in l.search {
+      for (k, (c, score, total)) in l.search.enumerated() {
         let values = ProbabilityDecoder.Configuration.parameters.map { formatNumber(c.value(of: $0.name)!) }
-        text += ([csvField(l.label)] + values).joined(separator: ",")
+        // The label's own decodings beside a sustained classifier were scored on its own traces.
+        text += ([csvField(l.label)] + values + [k < l.ownSearched ? "own" : "all"]).joined(separator: ",")
         text += ",\(formatNumber(rounded(score.violation))),\(formatNumber(rounded(score.objective))),"
         text += "\(total.tp),\(total.fp),\(total.fn),\(formatNumber(rounded(total.f1))),"
         text += "\(formatNumber(rounded(total.falseAlarmsPerHour))),\(c == l.decoding ? 1 : 0)\n"

@@ -149,6 +149,9 @@ public struct LearnedLabel: Sendable {
   public var total: Metrics
   /// Every decoding tried: its values, score and held-out totals.
   public var search: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
+  /// With a sustained classifier, how many of `search`'s first decodings were the label's own,
+  /// scored on its own traces (the rest on every trace); else 0.
+  public var ownSearched = 0
   public var positives: Int
   public var negatives: Int
   /// What the user should know about the choice (no decoding met the bounds: why, and what
@@ -231,6 +234,7 @@ public enum Trainer {
         traces: primary.map { traces[$0] }, probabilities: primary.map { probabilities[$0] }, label: label,
         settings: settings, sourceCount: sourceNames.count)
       var sustained: (model: [UInt8], probabilities: [[Double]])?
+      let ownSearched = settings.sustained ? search.count : 0
       if settings.sustained {
         var q = traces.map { [Double](repeating: 0, count: $0.count) }
         for fold in 0..<folds {
@@ -279,7 +283,7 @@ public enum Trainer {
             (traces[$0].name, sourceNames[traces[$0].source], traces[$0].position, perTrace[$0])
           },
           total: total,
-          search: search, positives: positives, negatives: negatives,
+          search: search, ownSearched: ownSearched, positives: positives, negatives: negatives,
           notes: boundNotes(search: search, chosen: decoding, settings: settings)))
     }
     return TrainingResult(
