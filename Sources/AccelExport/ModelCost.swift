@@ -44,6 +44,10 @@ public enum ModelCost {
   /// all for 10-22 groups).
   static let stopPerGroup = (code: 80, table: 4)
   static let tableStopFlash = 60
+  /// A label's sustained classifier beside its trees: its margin's loop or function, its stop, its
+  /// logistic and the decoder's comparisons (measured: the built-in model's second classifier
+  /// costs 36 bytes more than its nodes, roots and stops as a table; an upper bound with room).
+  public static let sustainedFlash = 400
 
   /// Whether a label's table of `nodes` reading `features` features takes 16-bit indices (a
   /// node's feature keeps its top two bits for the flags), as the exported header decides it.
@@ -75,9 +79,11 @@ public enum ModelCost {
   }
 
   /// The bytes of flash of a model with `nodes` tree nodes in `trees` trees and features `spec`,
-  /// its trees in `layout`.
-  public static func flash(nodes: Int, trees: Int, spec: FeatureSpec, layout: TreeLayout = .code) -> Int {
-    let base = base(spec)
+  /// its trees in `layout`, with `sustained` sustained classifiers among them.
+  public static func flash(
+    nodes: Int, trees: Int, spec: FeatureSpec, layout: TreeLayout = .code, sustained: Int = 0
+  ) -> Int {
+    let base = base(spec) + sustained * sustainedFlash
     let groups = (trees + 7) / 8
     switch layout {
     case .code:

@@ -62,9 +62,11 @@ public struct DeviceBudget: Equatable, Sendable {
       let spec = fitted.spec
       // Every classifier (each label's, and its sustained one) gets an equal share of what the
       // features, decoding and API leave.
-      let classifiers = settings.labels.count * (settings.sustained ? 2 : 1)
+      let sustained = settings.sustained ? settings.labels.count : 0
+      let classifiers = settings.labels.count + sustained
       let base = ModelCost.flash(nodes: 0, trees: 0, spec: spec, layout: trees)
-      let share = classifiers == 1 || flash <= base ? flash : base + (flash - base) / classifiers
+      let shared = base + sustained * ModelCost.sustainedFlash
+      let share = classifiers == 1 || flash <= shared ? flash : base + (flash - shared) / classifiers
       func fitting(_ d: Int) -> Int { ModelCost.trees(fitting: share, depth: d, spec: spec, layout: trees) }
       var depth = settings.maxDepth
       // In the same flash, more and shallower trees hold out better (docs/LEARNING.md): 79 of

@@ -96,7 +96,8 @@ public enum ModelDirectory {
       ModelCost.ram(spec: spec),
       ModelCost.flash(
         nodes: nodes, trees: ensembles.reduce(0) { $0 + $1.count }, spec: spec,
-        layout: result.settings.budget?.trees ?? .code)
+        layout: result.settings.budget?.trees ?? .code,
+        sustained: result.labels.filter { $0.sustainedModel != nil }.count)
     )
   }
 
