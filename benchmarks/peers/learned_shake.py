@@ -10,8 +10,9 @@ decaying extremes.
 
 reads a structured NPY with t, x, y, z (g), computes the model's features (models/shake by default) on its grid with array
 operations (window features in chunks of rows, so that memory stays bounded; exponential features
-over whole arrays, about 700 bytes a sample), predicts with xgboost and decodes the
-probabilities with the model's hysteresis, and writes start,end,reported,peak,status rows.
+over whole arrays, about 700 bytes a sample), predicts with xgboost (a label's sustained
+classifier too, when the model has one) and decodes the probabilities with the model's
+hysteresis, and writes start,end,reported,peak,status rows.
 With --check-features it compares its features with those `accelkit features TRACE --model
 MODEL_DIR -o FEATURES.csv` wrote and exits 1 when any differs by more than 1e-9 (relative, or
 absolute below 1). Traces with gaps longer than a second, windows with a span_s, attitude features
@@ -265,9 +266,13 @@ def exponential_features(t, x, y, z, spec):
     return grid[ends], np.stack(columns, axis=1)
 
 
-def decode(ends, p, decoding, half_width):
-    """The model's hysteresis, merge gap and durations, as accelkit's ProbabilityDecoder."""
+def decode(ends, p, decoding, half_width, q=None):
+    """The model's hysteresis, merge gap and durations, as accelkit's ProbabilityDecoder: with a
+    sustained classifier's probabilities q, an event also begins where q reaches sustained_on and
+    goes on while q stays at or above sustained_off."""
     on, off = decoding["on"], decoding["off"]
+    sustained_on, sustained_off = decoding.get("sustained_on", 1), decoding.get("sustained_off", 1)
+    q = p if q is None else q
     shortest, longest, gap = decoding["min_duration_s"], decoding["max_duration_s"], decoding["merge_gap_s"]
     events = []
     open_event = pending = None
@@ -284,23 +289,24 @@ def decode(ends, p, decoding, half_width):
         if open_event["reported"] is None and open_event["end"] - open_event["start"] >= shortest:
             open_event["reported"] = end
 
-    for end, probability in zip(ends, p):
+    for end, probability, sustained in zip(ends, p, q):
         center = end - half_width
         if open_event is not None:
-            if probability >= off:
+            if probability >= off or sustained >= sustained_off:
                 open_event["end"] = center
-                open_event["peak"] = max(open_event["peak"], probability)
+                open_event["peak"] = max(open_event["peak"], probability, sustained)
                 note(end)
                 continue
             pending, open_event = open_event, None
         if pending is not None and center - pending["end"] > gap:
             release()
-        if probability >= on:
+        if probability >= on or sustained >= sustained_on:
+            peak = max(probability, sustained)
             if pending is not None:
-                open_event = dict(pending, end=center, peak=max(pending["peak"], probability))
+                open_event = dict(pending, end=center, peak=max(pending["peak"], peak))
                 pending = None
             else:
-                open_event = {"start": center, "end": center, "reported": None, "peak": probability}
+                open_event = {"start": center, "end": center, "reported": None, "peak": peak}
             note(end)
     if open_event is not None:
         pending = open_event
@@ -363,12 +369,16 @@ def main():
         sys.exit(check(ends, matrix, spec["names"], args.check_features))
     import xgboost
     booster = xgboost.Booster(model_file=os.path.join(args.model, detector["classifiers"][label]))
-    p = booster.predict(xgboost.DMatrix(matrix, feature_names=spec["names"]))
+    rows = xgboost.DMatrix(matrix, feature_names=spec["names"])
+    p = booster.predict(rows)
+    q = None
+    if label in detector.get("sustained", {}):
+        q = xgboost.Booster(model_file=os.path.join(args.model, detector["sustained"][label])).predict(rows)
     rate = spec["rate_hz"]
     span = (max(1, int(round(spec["span_s"] * rate))) if "span_s" in spec
             else min(max(4, int(round(w * rate))) for w in spec["widths_s"]))
     half_width = (span - 1) / rate / 2
-    events = decode(ends, p, detector["decoding"][label], half_width)
+    events = decode(ends, p, detector["decoding"][label], half_width, q)
     if args.events:
         with open(args.events, "w") as f:
             f.write("start,end,reported,peak,status\n")
