@@ -3,7 +3,8 @@ import AccelCore
 /// The rows `accelkit features` writes: per window `start` and `end` (seconds), the features in
 /// the specification's order, per label `label_LABEL` (1 the label's window, 0 none, missing when
 /// too little of an event covers it to say) and, with a model, `p_LABEL`: the model's
-/// probability, as detection computes it.
+/// probability, as detection computes it (and `p_LABEL.sustained`, its sustained classifier's, for
+/// a label that has one).
 public struct FeatureTable {
   public let columnNames: [String]
   private var extractor: FeatureExtractor
@@ -22,6 +23,8 @@ public struct FeatureTable {
     columnNames =
       ["start", "end"] + spec.names + labels.map { "label_\($0.name)" }
       + (model?.labels.map { "p_\($0)" } ?? [])
+      + (model.map { m in zip(m.labels, m.sustained).compactMap { $1 == nil ? nil : "p_\($0).sustained" } }
+        ?? [])
   }
 
   /// The rows a block completes, as columns.
@@ -39,7 +42,7 @@ public struct FeatureTable {
         columns[c].append(target < 0 ? .nan : Double(target))
         c += 1
       }
-      for classifier in model?.classifiers ?? [] {
+      for classifier in (model?.classifiers ?? []) + (model?.sustained.compactMap { $0 } ?? []) {
         columns[c].append(classifier.probability(values))
         c += 1
       }

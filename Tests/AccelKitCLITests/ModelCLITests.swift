@@ -189,6 +189,12 @@ import Testing
     }
     #expect(readFile(dir + "/m1/shake.xgb.json") == readFile(dir + "/alone/shake.xgb.json"))
     #expect(readFile(dir + "/m1/shake.sustained.xgb.json") != readFile(dir + "/m1/shake.xgb.json"))
+    // features --model writes both classifiers' probabilities.
+    let features = try accelkit([
+      "features", dir + "/sus/000.csv", "--model", dir + "/m1", "-o", dir + "/f.csv",
+    ])
+    let header = String(decoding: readFile(dir + "/f.csv") ?? [], as: UTF8.self).prefix { $0 != "\n" }
+    #expect(features.status == 0 && header.hasSuffix(",p_shake,p_shake.sustained"), "\(features.stderr)")
     let description = String(decoding: readFile(dir + "/m1/detector.json") ?? [], as: UTF8.self)
     #expect(
       description.contains("\"sustained\": {\"shake\": \"shake.sustained.xgb.json\"}"), "\(description)")

@@ -12,7 +12,8 @@ struct Features: ParsableCommand {
       Columns: start and end (seconds: the shortest window), then every feature (named \
       wWIDTH_SIGNAL_FEATURE, see docs/LEARNING.md), then label_LABEL per label of --labels (1: \
       the window is the label's, 0: none, empty: too little of an event to say) and, with \
-      --model, p_LABEL: the model's probability, exactly as detection computes it. A missing \
+      --model, p_LABEL: the model's probability, exactly as detection computes it (and \
+      p_LABEL.sustained, its sustained classifier's, for a label that has one). A missing \
       feature (the gyroscope's, when a trace has none) is an empty field (NaN in NPY). -o \
       FILE.npy writes a structured NPY array instead of CSV. Streams in constant memory.
 
