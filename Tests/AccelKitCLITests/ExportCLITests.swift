@@ -462,8 +462,9 @@ extension ExportCLITests {
     let dir = Paths.temporaryDirectory()
     let odd = dir + "/we\"ird\\*/model"
     try makeDirectories(odd)
-    for file in ["detector.json", "shake.xgb.json"] {
-      writeFile(odd + "/" + file, readFile(Paths.packageRoot + "/models/shake/" + file) ?? [])
+    for file in ["detector.json", "shake.xgb.json", "shake.sustained.xgb.json"] {
+      guard let bytes = readFile(Paths.packageRoot + "/models/shake/" + file) else { continue }
+      writeFile(odd + "/" + file, bytes)
     }
     let cc = try Self.compiler("cc")
     let exported = try accelkit(["export", "--model", odd, "-o", dir + "/out"])
