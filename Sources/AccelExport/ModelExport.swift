@@ -49,17 +49,9 @@ extension ModelDetector: CExportable {
       tables +=
         "static const ak_detector_real ak_detector_\(name)[AK_DETECTOR_LABELS] = {\(list(decoding) { real($0.value(of: key)!) })};\n"
     }
-    // The labels' classifiers, then the sustained ones (label l's at `sustainedIndex[l]`).
-    var ensembles = model.classifiers
-    var floors = zip(model.sustained, decoding).map { $0 == nil ? $1.floor : $1.primaryFloor }
-    var sustainedIndex = [Int?](repeating: nil, count: labels)
-    for (l, sustained) in model.sustained.enumerated() {
-      guard let sustained else { continue }
-      sustainedIndex[l] = ensembles.count
-      ensembles.append(sustained)
-      floors.append(decoding[l].sustainedFloor)
-    }
-    let structure = ensembles.map(\.structure)
+    // The labels' classifiers, then the sustained ones, as detection scores them.
+    let (ensembles, sustainedIndex) = model.ensembles(decoding: decoding)
+    let structure = ensembles.map(\.classifier.structure)
     return CDetectorParts(
       constants: [
         ("RATE_HZ", .real(spec.rateHz), "the features' grid (Hz)"),
@@ -99,7 +91,7 @@ extension ModelDetector: CExportable {
       helpers: Self.helpers(windowed: windowed, attitude: spec.attitude) + "\n"
         + Self.trees(
           structure, names: spec.names, tableByDefault: model.treesAsTable,
-          stops: zip(ensembles, floors).map { classifier, floor in
+          stops: ensembles.map { classifier, floor in
             classifier.marginSurelyBelow(floor).map { (limit: $0, most: classifier.mostRemaining) }
           })
         + Self.classify(sustained: sustainedIndex)

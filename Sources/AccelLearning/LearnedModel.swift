@@ -12,7 +12,7 @@ import AccelIO
 /// model `LABEL.xgb.json` whose `feature_names` are the specification's names. A label may also
 /// have a sustained classifier, `LABEL.sustained.xgb.json` (`detector.json` lists it under
 /// `"sustained"`), read on the same rows: its probability drives the decoding's hold path and
-/// `sustained_on`/`sustained_off` (`ProbabilityDecoder`; `accelkit combine` makes one).
+/// `sustained_on`/`sustained_off` (`ProbabilityDecoder`; `train --sustained` trains one).
 public struct LearnedModel: Sendable {
   public static let descriptionFile = "detector.json"
   public static let format = "accelkit-detector"
@@ -42,6 +42,25 @@ public struct LearnedModel: Sendable {
 
   /// The file of `label`'s classifier, relative to the directory.
   public static func classifierFile(_ label: String) -> String { "\(label).xgb.json" }
+
+  /// Every ensemble a row is scored by, in the order detection and the exported C evaluate them:
+  /// the labels' classifiers, then the sustained ones (label k's at `sustainedIndex[k]`), each
+  /// with the lowest probability `decoding` compares it with (`ProbabilityDecoder.Configuration`'s
+  /// floors: below it a probability may be given as 0).
+  public func ensembles(decoding: [ProbabilityDecoder.Configuration]) -> (
+    ensembles: [(classifier: TreeEnsemble, floor: Double)], sustainedIndex: [Int?]
+  ) {
+    var ensembles = zip(classifiers, zip(sustained, decoding)).map { classifier, other in
+      (classifier, other.0 == nil ? other.1.floor : other.1.primaryFloor)
+    }
+    var sustainedIndex = [Int?](repeating: nil, count: classifiers.count)
+    for (k, classifier) in sustained.enumerated() {
+      guard let classifier else { continue }
+      sustainedIndex[k] = ensembles.count
+      ensembles.append((classifier, decoding[k].sustainedFloor))
+    }
+    return (ensembles, sustainedIndex)
+  }
 
   /// The file of `label`'s sustained classifier, relative to the directory.
   public static func sustainedClassifierFile(_ label: String) -> String { "\(label).sustained.xgb.json" }
@@ -200,6 +219,12 @@ public struct ModelRunner {
   private var extractor: FeatureExtractor
   private var decoders: [ProbabilityDecoder]
   private let halfWidth: Double
+  /// Every ensemble a row is scored by (`LearnedModel.ensembles`) and the margin below which its
+  /// probability makes no difference to the decoding (a row whose first trees prove it below is
+  /// not scored further: the events are the same).
+  private let ensembles: [TreeEnsemble]
+  private let limits: [Double]
+  private let sustainedIndex: [Int?]
 
   /// `decoding` replaces the model's own (one per label), as `--param` sets it.
   public init(model: LearnedModel, decoding: [ProbabilityDecoder.Configuration]? = nil) throws {
@@ -207,6 +232,10 @@ public struct ModelRunner {
     extractor = try FeatureExtractor(spec: model.spec)
     decoders = (decoding ?? model.decoding).map { ProbabilityDecoder(configuration: $0) }
     halfWidth = model.spec.halfSpanSeconds
+    let (scored, sustainedIndex) = model.ensembles(decoding: decoders.map(\.configuration))
+    ensembles = scored.map(\.classifier)
+    limits = scored.map { $0.classifier.marginSurelyBelow($0.floor) ?? -.infinity }
+    self.sustainedIndex = sustainedIndex
   }
 
   /// Each label's event decoding, as this runner decodes.
@@ -215,25 +244,10 @@ public struct ModelRunner {
   /// Feeds a block; returns the events it completes with their labels, in order of completion.
   public mutating func process(_ block: SampleBlock) -> [(label: String, event: ProbabilityDecoder.Event)] {
     var out: [(label: String, event: ProbabilityDecoder.Event)] = []
-    let classifiers = model.classifiers
     let labels = model.labels
     var decoders = self.decoders
     let halfWidth = self.halfWidth
-    // A row whose first trees prove it below everything its decoder compares with is not scored
-    // further: the events are the same.
-    // The labels' classifiers, then the sustained ones (`sustainedIndex[k]` for label k, else -1).
-    var ensembles = classifiers
-    var limits = zip(classifiers, zip(model.sustained, decoders)).map { classifier, other in
-      classifier.marginSurelyBelow(
-        other.0 == nil ? other.1.configuration.floor : other.1.configuration.primaryFloor) ?? -.infinity
-    }
-    var sustainedIndex = [Int](repeating: -1, count: classifiers.count)
-    for (k, sustained) in model.sustained.enumerated() {
-      guard let sustained else { continue }
-      sustainedIndex[k] = ensembles.count
-      ensembles.append(sustained)
-      limits.append(sustained.marginSurelyBelow(decoders[k].configuration.sustainedFloor) ?? -.infinity)
-    }
+    let (ensembles, limits, sustainedIndex) = (self.ensembles, self.limits, self.sustainedIndex)
     // The trees and decoders read in place: a row copies nothing and counts no references.
     // One single-precision copy of the row for every row of the block.
     var scratch = [Float](repeating: 0, count: extractor.rowLength)
@@ -248,8 +262,9 @@ public struct ModelRunner {
                   for i in values.indices { scratch[i] = Float(values[i]) }
                   for k in labels.indices {
                     let p = ensembles[k].probability(floats: scratch, unlessBelow: limits[k])
-                    let j = sustainedIndex[k]
-                    let q = j < 0 ? nil : ensembles[j].probability(floats: scratch, unlessBelow: limits[j])
+                    let q = sustainedIndex[k].map {
+                      ensembles[$0].probability(floats: scratch, unlessBelow: limits[$0])
+                    }
                     if let event = decoders[k].add(
                       center: end - halfWidth, end: end, probability: p, sustained: q)
                     {
