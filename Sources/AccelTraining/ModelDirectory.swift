@@ -129,8 +129,8 @@ public enum ModelDirectory {
       text += "  held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"
       for note in l.notes { text += "  note: \(note)\n" }
       if l.sources.count > 1 {
-        for (name, m) in l.sources {
-          text += "  \(name): " + line(m, traces: l.traces.filter { $0.source == name }.map(\.metrics)) + "\n"
+        for g in l.sources {
+          text += "  \(g.name): " + line(g.metrics, traces: g.members.map { l.traces[$0].metrics }) + "\n"
         }
       }
     }
@@ -163,15 +163,22 @@ public enum ModelDirectory {
   }
 
   /// One line of figures: F1 with its 95% interval (a bootstrap over `traces`, the per-trace
-  /// metrics, as evaluate's), precision, recall, the events behind them, and false alarms.
+  /// metrics, as evaluate's), precision, recall, the events behind them, the share of the
+  /// annotated time covered (segment recall, with its interval), and false alarms.
   static func line(_ m: Metrics, traces: [Metrics]) -> String {
     var parts: [String] = []
     if m.tp + m.fn > 0 {
-      let interval = Bootstrap(traceCount: traces.count).intervals(traces, statistics: [{ $0.f1 }])[0]
-      let range = interval.map { " [\(cFormat("%.3f", $0.low)), \(cFormat("%.3f", $0.high))]" } ?? ""
+      let intervals = Bootstrap(traceCount: traces.count).intervals(
+        traces, statistics: [{ $0.f1 }, { $0.standard.segments.recall }])
+      func range(_ i: (low: Double, high: Double)?) -> String {
+        i.map { " [\(cFormat("%.3f", $0.low)), \(cFormat("%.3f", $0.high))]" } ?? ""
+      }
       parts.append(
-        "f1 \(cFormat("%.3f", m.f1))\(range) (precision \(cFormat("%.3f", m.precision)), recall \(cFormat("%.3f", m.recall)), \(m.tp) of \(m.tp + m.fn) events)"
+        "f1 \(cFormat("%.3f", m.f1))\(range(intervals[0])) (precision \(cFormat("%.3f", m.precision)), recall \(cFormat("%.3f", m.recall)), \(m.tp) of \(m.tp + m.fn) events)"
       )
+      if let covered = m.standard.segments.recall {
+        parts.append("\(cFormat("%.3f", covered))\(range(intervals[1])) of the annotated time covered")
+      }
     }
     parts.append(
       "\(m.fp) false alarms in \(cFormat("%.2f", m.duration / 3600)) h (\(cFormat("%.2f", m.falseAlarmsPerHour))/h)"
@@ -209,36 +216,42 @@ public enum ModelDirectory {
   static func rounded(_ v: Double) -> Double { v.isFinite ? (v * 1e6).rounded() / 1e6 : 0 }
 
   static let metricColumns =
-    "traces,hours,tp,fp,fn,precision,recall,f1,false_alarms_per_hour,false_alarms_per_hour_low,false_alarms_per_hour_high"
+    "traces,hours,tp,fp,fn,precision,recall,f1,false_alarms_per_hour,false_alarms_per_hour_low,false_alarms_per_hour_high,"
+    + "f1_low,f1_high,recall_low,recall_high,segment_recall,segment_recall_low,segment_recall_high"
 
-  static func metricFields(_ m: Metrics, traces: Int) -> String {
+  /// A group's figures: the counts and rates, false alarms per hour with an exact Poisson
+  /// interval, and (where the group has annotations) F1, recall and segment recall (the share of
+  /// annotated one-second segments a detection covers) with bootstrap intervals over its traces,
+  /// as evaluate reports them.
+  static func metricFields(_ group: HeldOutGroup, of label: LearnedLabel) -> String {
+    let m = group.metrics
     let interval = PoissonInterval.rate(count: m.fp, exposure: m.duration / 3600)
     let annotated = m.tp + m.fn > 0
+    let perTrace = group.members.map { label.traces[$0].metrics }
+    let intervals =
+      annotated
+      ? Bootstrap(traceCount: perTrace.count).intervals(
+        perTrace, statistics: [{ $0.f1 }, { $0.definedRecall }, { $0.standard.segments.recall }])
+      : [nil, nil, nil]
+    func number(_ v: Double?) -> String { v.map { formatNumber(rounded($0)) } ?? "" }
     return [
-      "\(traces)", formatNumber(rounded(m.duration / 3600)), "\(m.tp)", "\(m.fp)", "\(m.fn)",
+      "\(group.members.count)", formatNumber(rounded(m.duration / 3600)), "\(m.tp)", "\(m.fp)", "\(m.fn)",
       m.tp + m.fp > 0 ? formatNumber(rounded(m.precision)) : "",
       annotated ? formatNumber(rounded(m.recall)) : "",
       annotated ? formatNumber(rounded(m.f1)) : "", formatNumber(rounded(m.falseAlarmsPerHour)),
       formatNumber(rounded(interval.low)), interval.high.isFinite ? formatNumber(rounded(interval.high)) : "",
+      number(intervals[0]?.low), number(intervals[0]?.high), number(intervals[1]?.low),
+      number(intervals[1]?.high),
+      number(annotated ? m.standard.segments.recall : nil), number(intervals[2]?.low),
+      number(intervals[2]?.high),
     ].joined(separator: ",")
   }
 
   static func figuresCSV(_ result: TrainingResult, kind: String) -> String {
     var text = "label,\(kind),\(metricColumns)\n"
     for l in result.labels {
-      if kind == "fold" {
-        for f in l.folds {
-          text += "\(csvField(l.label)),\(csvField(f.name)),\(metricFields(f.metrics, traces: f.traces))\n"
-        }
-      } else if kind == "position" {
-        for p in l.positions {
-          text += "\(csvField(l.label)),\(csvField(p.name)),\(metricFields(p.metrics, traces: p.traces))\n"
-        }
-      } else {
-        for (name, m) in l.sources {
-          text +=
-            "\(csvField(l.label)),\(csvField(name)),\(metricFields(m, traces: result.sourceTraceCounts[name] ?? 0))\n"
-        }
+      for g in kind == "fold" ? l.folds : kind == "position" ? l.positions : l.sources {
+        text += "\(csvField(l.label)),\(csvField(g.name)),\(metricFields(g, of: l))\n"
       }
     }
     return text
@@ -246,14 +259,14 @@ public enum ModelDirectory {
 
   /// Every trace's held-out counts, for any other grouping (activity, subject).
   static func heldOutCSV(_ result: TrainingResult) -> String {
-    var text = "label,trace,source,position,seconds,tp,fp,fn\n"
+    var text = "label,trace,source,position,seconds,tp,fp,fn,annotated_segments,covered_segments\n"
     for l in result.labels {
       for t in l.traces {
         text +=
           [
             csvField(l.label), csvField(t.name), csvField(t.source), csvField(t.position),
             formatNumber(rounded(t.metrics.duration)), "\(t.metrics.tp)", "\(t.metrics.fp)",
-            "\(t.metrics.fn)",
+            "\(t.metrics.fn)", "\(t.metrics.standard.segments.nref)", "\(t.metrics.standard.segments.ntp)",
           ].joined(separator: ",") + "\n"
       }
     }

@@ -138,12 +138,12 @@ public struct LearnedLabel: Sendable {
   /// The sustained classifier, trained on every trace, with `TrainingSettings.sustained`.
   public var sustainedModel: [UInt8]?
   public var decoding: ProbabilityDecoder.Configuration
-  /// Per fold: its name and the held-out metrics with the chosen decoding.
-  public var folds: [(name: String, traces: Int, metrics: Metrics)]
+  /// Per fold, the held-out metrics with the chosen decoding.
+  public var folds: [HeldOutGroup]
   /// Per source, the held-out metrics (every trace was held out once).
-  public var sources: [(name: String, metrics: Metrics)]
+  public var sources: [HeldOutGroup]
   /// Per position, the held-out metrics.
-  public var positions: [(name: String, traces: Int, metrics: Metrics)]
+  public var positions: [HeldOutGroup]
   /// Per trace: its name, source, position and held-out metrics.
   public var traces: [(name: String, source: String, position: String, metrics: Metrics)]
   public var total: Metrics
@@ -157,6 +157,20 @@ public struct LearnedLabel: Sendable {
   /// What the user should know about the choice (no decoding met the bounds: why, and what
   /// would help), one sentence each.
   public var notes: [String] = []
+}
+
+/// Traces held out together or reported together (a fold, a source or a body position): their
+/// indices in `LearnedLabel.traces` and their summed held-out metrics.
+public struct HeldOutGroup: Sendable {
+  public var name: String
+  public var members: [Int]
+  public var metrics: Metrics
+
+  public init(name: String, members: [Int], metrics: Metrics) {
+    self.name = name
+    self.members = members
+    self.metrics = metrics
+  }
 }
 
 public struct TrainingResult: Sendable {
@@ -259,25 +273,21 @@ public enum Trainer {
           decoding: decoding, tolerance: settings.tolerance)
       }
       let total = perTrace.reduce(Metrics(), +)
-      let foldFigures = (0..<folds).map { fold in
-        let members = traces.indices.filter { foldOf[$0] == fold }
-        return (foldNames[fold], members.count, members.reduce(Metrics()) { $0 + perTrace[$1] })
-      }
-      let sourceFigures = sourceNames.indices.map { s in
-        (
-          sourceNames[s],
-          traces.indices.filter { traces[$0].source == s }.reduce(Metrics()) { $0 + perTrace[$1] }
-        )
+      func group(_ name: String, _ members: [Int]) -> HeldOutGroup {
+        HeldOutGroup(name: name, members: members, metrics: members.reduce(Metrics()) { $0 + perTrace[$1] })
       }
       let negatives = traces.reduce(0) { $0 + $1.targets[l].filter { $0 == 0 }.count }
       learned.append(
         LearnedLabel(
           label: label, model: model, sustainedModel: sustained?.model, decoding: decoding,
-          folds: foldFigures,
-          sources: sourceFigures,
+          folds: (0..<folds).map { fold in
+            group(foldNames[fold], traces.indices.filter { foldOf[$0] == fold })
+          },
+          sources: sourceNames.indices.map { s in
+            group(sourceNames[s], traces.indices.filter { traces[$0].source == s })
+          },
           positions: Set(traces.map(\.position)).sorted().map { position in
-            let members = traces.indices.filter { traces[$0].position == position }
-            return (position, members.count, members.reduce(Metrics()) { $0 + perTrace[$1] })
+            group(position, traces.indices.filter { traces[$0].position == position })
           },
           traces: traces.indices.map {
             (traces[$0].name, sourceNames[traces[$0].source], traces[$0].position, perTrace[$0])

@@ -234,6 +234,64 @@ import Testing
   /// scripts/explain_model.py on the built-in model and generated shakes: the feature that raises
   /// the probability most is the generator's straight line (`e0.25_linearity`), as docs/LEARNING.md
   /// says.
+  /// Held out one source at a time, the reports give each source's share of annotated time
+  /// covered (segment recall) with its interval, from the per-trace counts held-out.csv lists,
+  /// and --maximize chooses the decoding by it.
+  @Test func heldOutFiguresGiveTheTimeCoveredPerSource() throws {
+    let dir = Paths.temporaryDirectory()
+    // datasets/train as two sources, its traces alternating between them.
+    let rows = String(decoding: readFile(Self.train + "/manifest.csv") ?? [], as: UTF8.self)
+      .split(separator: "\n").map(String.init)
+    try FileManager.default.createDirectory(atPath: dir + "/two", withIntermediateDirectories: true)
+    var manifest = "trace,events,source\n"
+    for (k, row) in rows.dropFirst().enumerated() {
+      let fields = row.split(separator: ",").map(String.init)
+      for file in fields[0...1] { writeFile(dir + "/two/" + file, readFile(Self.train + "/" + file) ?? []) }
+      manifest += "\(fields[0]),\(fields[1]),\(k % 2 == 0 ? "even" : "odd")\n"
+    }
+    writeFile(dir + "/two/manifest.csv", manifest)
+    let trained = try accelkit([
+      "train", dir + "/two", "--label", "shake", "--cv", "source", "--rounds", "20", "--maximize",
+      "segment_recall", "-o", dir + "/m",
+    ])
+    try #require(trained.status == 0, "\(trained.stderr)")
+    #expect(trained.stdout.contains("of the annotated time covered"), "\(trained.stdout)")
+    let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
+    #expect(description.contains("\"objective\": \"maximise segment_recall subject to"), "\(description)")
+    func table(_ name: String) -> [[String: String]] {
+      let lines = String(decoding: readFile(dir + "/m/" + name) ?? [], as: UTF8.self).split(separator: "\n")
+      let header = lines.first.map {
+        $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      }
+      return lines.dropFirst().map { line in
+        Dictionary(
+          uniqueKeysWithValues: zip(
+            header ?? [], line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+      }
+    }
+    let sources = table("sources.csv")
+    let traces = table("held-out.csv")
+    #expect(sources.map { $0["source"] ?? "" } == ["even", "odd"])
+    for source in sources {
+      let own = traces.filter { $0["source"] == source["source"] }
+      let annotated = own.reduce(0) { $0 + (Int($1["annotated_segments"] ?? "") ?? 0) }
+      let covered = own.reduce(0) { $0 + (Int($1["covered_segments"] ?? "") ?? 0) }
+      let share = Double(source["segment_recall"] ?? "") ?? -1
+      let (low, high) = (
+        Double(source["segment_recall_low"] ?? "") ?? 2, Double(source["segment_recall_high"] ?? "") ?? -1
+      )
+      #expect(annotated > 0 && abs(share - Double(covered) / Double(annotated)) < 1e-6, "\(source)")
+      #expect(low <= share && share <= high, "\(source)")
+      #expect(
+        Double(source["recall_low"] ?? "") != nil && Double(source["f1_high"] ?? "") != nil, "\(source)")
+    }
+    let refused = try accelkit([
+      "train", dir + "/two", "--label", "shake", "--maximize", "false_alarms_per_hour", "-o", dir + "/no",
+    ])
+    #expect(refused.status == 64 && refused.stderr.contains("--maximize takes"), "\(refused.stderr)")
+    #expect(!fileExists(dir + "/no"))
+  }
+
   @Test func explainModelNamesWhatTheBuiltInModelLeansOn() throws {
     let python = try #require(
       Tools.python(importing: ["numpy", "xgboost"]),

@@ -20,9 +20,10 @@ struct Train: ParsableCommand {
       Cross-validation (--cv trace: folds of traces; --cv source: one source left out at a time, \
       positives and negatives alike) gives every window a probability from a model that did not \
       see its trace; the event decoding (threshold with hysteresis, merge gap, minimum duration) \
-      is chosen on those as tune chooses (--subject-to, by the worst source when the manifests \
-      name sources), and the held-out figures are reported. The final model learns from every \
-      trace.
+      is chosen on those as tune chooses (--maximize, --subject-to, by the worst source when the \
+      manifests name sources), and the held-out figures are reported: per source, F1, recall and \
+      the share of annotated time covered with 95% intervals, and false alarms an hour. The final \
+      model learns from every trace.
 
       --sustained DATASET (repeatable) adds a second classifier to each label, its sustained \
       classifier, trained on every dataset and these (shaking that goes on: real bouts, the \
@@ -31,7 +32,7 @@ struct Train: ParsableCommand {
       alike, and an event of either is an event (docs/LEARNING.md).
 
       -o DIR gets detector.json and LABEL.xgb.json (XGBoost's own JSON, loadable by any XGBoost), \
-      folds.csv and sources.csv (held-out figures), decoding.csv (every decoding tried) and \
+      folds.csv, sources.csv, positions.csv and held-out.csv (held-out figures), decoding.csv (every decoding tried) and \
       LABEL.importance.svg. Use it with detect-shakes --model DIR and evaluate --model DIR.
 
       Examples:
@@ -89,6 +90,12 @@ struct Train: ParsableCommand {
       "A feature the trees may not split on (repeatable): a name, or a pattern with * (e.g. '*_linearity'); it is still computed.",
       valueName: "name"))
   var excludeFeature: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "What the decoding maximises (on the worst source that has events, when the manifests name sources): f1, precision, recall, or a standard one (segment_recall: the share of annotated time covered, segment_f1, ...).",
+      valueName: "metric"))
+  var maximize: String = "f1"
 
   @Option(
     help: ArgumentHelp(
@@ -158,8 +165,13 @@ struct Train: ParsableCommand {
     s.foldsBySource = cv == .source
     s.negativeStride = negativeStride
     s.excludedFeatures = excludeFeature
+    guard TuningObjective.higherIsBetter.contains(maximize) else {
+      throw ValidationError(
+        "--maximize takes \(TuningObjective.higherIsBetter.joined(separator: ", ")), got \(quotedField(maximize))"
+      )
+    }
     s.objective = TuningObjective(
-      metric: "f1", maximize: true, constraints: try TuningObjective.parseConstraints(subjectTo))
+      metric: maximize, maximize: true, constraints: try TuningObjective.parseConstraints(subjectTo))
     s.worstSource = worstSource
     s.tolerance = tolerance.value
     s.parallelism = jobs
