@@ -486,22 +486,26 @@ public enum Trainer {
 
   /// The sustained classifier's part of the decoding searched, beside `primary` (the label's own,
   /// kept): none first (so that a tie keeps the label's own decoding alone), then strict
-  /// thresholds with hysteresis, and the hold path with and without them.
+  /// thresholds with hysteresis, and the hold path with and without them. `sustained_off` is a
+  /// share of the lower of `sustained_on` and `hold`: a hold as strict as 0.999 for a third of a
+  /// second, with q's event going on at half of it, begins where q stays sure a moment (not at
+  /// its every blip) and covers the shaking's pauses.
   static func sustainedCandidates(_ primary: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
     .Configuration]
   {
     var all = [primary]
     for on in [0.99, 0.995, 0.998, 0.999, 1] {
-      for offShare in [0.5, 0.75, 1.0] where on < 1 || offShare == 1 {
-        for hold in [0.9, 0.95, 0.98, 0.99, 1] {
-          for holdSeconds in hold < 1 ? [1.0, 2.0, 3.0, 5.0] : [0] {
+      for hold in [0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 1] {
+        for offShare in [0.5, 0.75, 1.0] where on < 1 || hold < 1 || offShare == 1 {
+          for holdSeconds in hold < 1 ? [0.3, 1.0, 2.0, 3.0, 5.0] : [0] {
             var c = primary
             c.sustainedOn = on
-            c.sustainedOff = (on * offShare * 1000).rounded() / 1000
+            c.sustainedOff = (min(on, hold) * offShare * 1000).rounded() / 1000
             c.hold = hold
             c.holdSeconds = holdSeconds
             guard c.hasSustainedThresholds || holdSeconds > 0,
-              (try? c.validate(owner: "", sustained: true)) != nil
+              (try? c.validate(owner: "", sustained: true)) != nil,
+              !all.contains(c)
             else { continue }
             all.append(c)
           }

@@ -40,3 +40,25 @@ import Testing
   let (k, folds, _) = Trainer.assignFolds(traces: two, settings: settings, sourceNames: ["gen", "a", "b"])
   #expect(k == 3 && folds == [0, 1, 0, 2, 0, 1])
 }
+
+/// The sustained part of the decoding searched: the label's own decoding alone first, every
+/// candidate valid and tried once, and the hold path as strict as 0.999 for a third of a second
+/// without a `sustained_on`, its events going on at half the hold.
+@Test func theSustainedSearchHoldsStrictShortHolds() throws {
+  var primary = ProbabilityDecoder.Configuration()
+  primary.on = 0.99
+  primary.off = 0.99
+  let all = Trainer.sustainedCandidates(primary)
+  #expect(all.first == primary)
+  for (k, c) in all.enumerated() {
+    #expect(throws: Never.self) { try c.validate(owner: "shake", sustained: true) }
+    #expect(!all[..<k].contains(c))
+    #expect(c.on == 0.99 && c.off == 0.99)
+  }
+  #expect(
+    all.contains {
+      $0.sustainedOn == 1 && $0.hold == 0.999 && $0.holdSeconds == 0.3 && $0.sustainedOff == 0.5
+    })
+  #expect(all.contains { $0.sustainedOn == 0.999 && $0.sustainedOff == 0.999 && $0.holdSeconds == 0 })
+  #expect(all.count > 400)
+}
