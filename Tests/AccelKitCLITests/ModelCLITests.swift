@@ -82,6 +82,51 @@ import Testing
     #expect(check.stdout.contains("shake: largest difference"), "\(check.stdout)")
   }
 
+  /// The benchmark's peer (benchmarks/peers/learned_shake.py: numpy's features, Python's xgboost,
+  /// its own decoder) finds detect-shakes' events with the built-in model on generated sustained
+  /// shaking, where the sustained classifier's hold path begins the event (without it, the events
+  /// differ).
+  @Test func thePeerFindsDetectShakesEvents() throws {
+    let python = try #require(
+      Tools.python(importing: ["numpy", "scipy", "xgboost"]),
+      Comment(rawValue: Tools.missing("python3 with xgboost and scipy", package: "xgboost-cpu scipy")))
+    let dir = Paths.temporaryDirectory()
+    let generated = try accelkit([
+      "generate", "-o", dir + "/sus", "--traces", "1", "--seed", "5", "--scenario", "sustained",
+    ])
+    try #require(generated.status == 0, "\(generated.stderr)")
+    let description = String(
+      decoding: readFile(Paths.packageRoot + "/models/shake/detector.json") ?? [], as: UTF8.self)
+    #expect(
+      description.contains("\"hold_s\": "),
+      "the built-in model decodes without a hold: \(description.prefix(400))")
+    func rows(_ text: String, _ columns: [String]) -> [[Double]] {
+      let lines = text.split(separator: "\n")
+      let header = lines.first.map { $0.split(separator: ",").map(String.init) } ?? []
+      let at = columns.compactMap { header.firstIndex(of: $0) }
+      return lines.dropFirst().map { line in
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+        return at.map { Double(fields[$0]) ?? .nan }
+      }
+    }
+    let trace = dir + "/sus/000.csv"
+    let ours = try accelkit(["detect-shakes", trace])
+    let withoutHold = try accelkit(["detect-shakes", "--param", "hold_s=0", trace])
+    let peer = try accelkit(
+      [],
+      shell:
+        "\(python) \(Paths.packageRoot)/benchmarks/peers/learned_shake.py --events \(dir)/peer.csv \(trace)")
+    #expect(ours.status == 0 && withoutHold.status == 0 && peer.status == 0, "\(ours.stderr)\(peer.stderr)")
+    let columns = ["start", "end", "reported"]
+    let expected = rows(ours.stdout, columns)
+    let found = rows(String(decoding: readFile(dir + "/peer.csv") ?? [], as: UTF8.self), columns)
+    #expect(!expected.isEmpty && expected != rows(withoutHold.stdout, columns), "\(ours.stdout)")
+    #expect(found.count == expected.count, "peer \(found), accelkit \(expected)")
+    for (a, b) in zip(found, expected) {
+      #expect(a.count == 3 && zip(a, b).allSatisfy { abs($0 - $1) < 1e-6 }, "peer \(a), accelkit \(b)")
+    }
+  }
+
   /// The features written independently with numpy and scipy (benchmarks/peers/learned_shake.py,
   /// from docs/LEARNING.md's definitions) agree with `accelkit features` to 1e-9 on a jittered
   /// trace with shakes: a model's windows, and the built-in model's exponential averages whose

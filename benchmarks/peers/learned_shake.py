@@ -15,9 +15,8 @@ classifier too, when the model has one) and decodes the probabilities with the m
 hysteresis, and writes start,end,reported,peak,status rows.
 With --check-features it compares its features with those `accelkit features TRACE --model
 MODEL_DIR -o FEATURES.csv` wrote and exits 1 when any differs by more than 1e-9 (relative, or
-absolute below 1). Traces with gaps longer than a second, windows with a span_s, attitude features
-and decodings with a hold are not handled (exit 2: the benchmark's traces and the built-in model
-have none)."""
+absolute below 1). Traces with gaps longer than a second, windows with a span_s and attitude
+features are not handled (exit 2: the benchmark's traces and the built-in model have none)."""
 import json
 import os
 import sys
@@ -27,6 +26,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 from scipy import signal
 
 HYSTERESIS = 0.02
+# More than this between two windows' centres breaks a run toward hold_s.
+RUN_BREAK = 1.0
 SIGNED = {"x", "y", "z", "vert"}
 
 
@@ -269,13 +270,16 @@ def exponential_features(t, x, y, z, spec):
 def decode(ends, p, decoding, half_width, q=None):
     """The model's hysteresis, merge gap and durations, as accelkit's ProbabilityDecoder: with a
     sustained classifier's probabilities q, an event also begins where q reaches sustained_on and
-    goes on while q stays at or above sustained_off."""
+    goes on while q stays at or above sustained_off; with hold_s, it also begins where q has stayed
+    at or above hold for hold_s (centre to centre; a window below hold, or more than a second
+    between two centres, breaks the run), at the run's first window."""
     on, off = decoding["on"], decoding["off"]
     sustained_on, sustained_off = decoding.get("sustained_on", 1), decoding.get("sustained_off", 1)
+    hold, hold_s = decoding.get("hold", 1), decoding.get("hold_s", 0)
     q = p if q is None else q
     shortest, longest, gap = decoding["min_duration_s"], decoding["max_duration_s"], decoding["merge_gap_s"]
     events = []
-    open_event = pending = None
+    open_event = pending = run = None
 
     def release():
         nonlocal pending
@@ -291,6 +295,13 @@ def decode(ends, p, decoding, half_width, q=None):
 
     for end, probability, sustained in zip(ends, p, q):
         center = end - half_width
+        if hold_s > 0:
+            if sustained < hold:
+                run = None
+            elif run is not None and center - run[1] <= RUN_BREAK:
+                run = (run[0], center, max(run[2], sustained))
+            else:
+                run = (center, center, sustained)
         if open_event is not None:
             if probability >= off or sustained >= sustained_off:
                 open_event["end"] = center
@@ -298,15 +309,21 @@ def decode(ends, p, decoding, half_width, q=None):
                 note(end)
                 continue
             pending, open_event = open_event, None
-        if pending is not None and center - pending["end"] > gap:
+        # A run that began within the merge gap may still hold and continue the pending event.
+        if pending is not None and center - pending["end"] > gap and (run is None or run[0] - pending["end"] > gap):
             release()
-        if probability >= on or sustained >= sustained_on:
-            peak = max(probability, sustained)
+        if run is not None and center - run[0] >= hold_s:
+            begin = (run[0], run[2])
+        elif probability >= on or sustained >= sustained_on:
+            begin = (center, max(probability, sustained))
+        else:
+            begin = None
+        if begin is not None:
             if pending is not None:
-                open_event = dict(pending, end=center, peak=max(pending["peak"], peak))
+                open_event = dict(pending, end=center, peak=max(pending["peak"], begin[1]))
                 pending = None
             else:
-                open_event = {"start": center, "end": center, "reported": None, "peak": peak}
+                open_event = {"start": begin[0], "end": center, "reported": None, "peak": begin[1]}
             note(end)
     if open_event is not None:
         pending = open_event
@@ -353,8 +370,7 @@ def main():
     exponential = spec.get("kind", "windows") == "exponential"
     label = detector["labels"][0]
     unsupported = ("a span_s with windows" if "span_s" in spec and not exponential
-                   else "attitude features" if spec.get("attitude", False)
-                   else "a hold in its decoding" if detector["decoding"][label].get("hold_s", 0) > 0 else None)
+                   else "attitude features" if spec.get("attitude", False) else None)
     if unsupported:
         print("learned_shake.py does not handle %s (%s)" % (unsupported, os.path.join(args.model, "detector.json")),
               file=sys.stderr)
