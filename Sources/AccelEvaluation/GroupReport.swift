@@ -1,9 +1,10 @@
+import AccelCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import AccelCore
 
 /// Figures per source and per body position (the manifest's `source` and `position` columns), so
 /// that a detector that raises false alarms in one position or on one data set cannot hide them
@@ -26,6 +27,17 @@ public struct GroupFigures: Sendable {
   public var falseAlarmInterval: (low: Double, high: Double)?
 }
 
+extension Bootstrap {
+  /// The 95% bootstrap intervals over `traces` (one `Metrics` per trace) of F1, recall and
+  /// segment recall, in that order; all nil when the traces hold no annotation.
+  public static func detectionIntervals(_ traces: [Metrics]) -> [(low: Double, high: Double)?] {
+    let annotated = traces.contains { $0.tp + $0.fn > 0 }
+    guard annotated else { return [nil, nil, nil] }
+    return Bootstrap(traceCount: traces.count).intervals(
+      traces, statistics: [{ $0.f1 }, { $0.definedRecall }, { $0.standard.segments.recall }])
+  }
+}
+
 extension EvaluationReport {
   /// Whether any trace has a source or a position.
   public var hasGroups: Bool { traces.contains { $0.group.source != nil || $0.group.position != nil } }
@@ -42,13 +54,7 @@ extension EvaluationReport {
       for name in members.keys.sorted() {
         let indices = members[name]!
         let metrics = indices.reduce(Metrics()) { $0 + traces[$1].metrics[i] }
-        let bootstrap = Bootstrap(traceCount: indices.count)
-        let intervals =
-          metrics.tp + metrics.fn > 0
-          ? bootstrap.intervals(
-            indices.map { traces[$0].metrics[i] },
-            statistics: [{ $0.f1 }, { $0.definedRecall }, { $0.standard.segments.recall }])
-          : [nil, nil, nil]
+        let intervals = Bootstrap.detectionIntervals(indices.map { traces[$0].metrics[i] })
         let hours = metrics.duration / 3600
         out.append(
           GroupFigures(
@@ -61,8 +67,10 @@ extension EvaluationReport {
   }
 
   static let groupColumns = [
-    "rule", "params", "group", "name", "traces", "hours", "tp", "fp", "fn", "precision", "recall", "f1", "f1_low",
-    "f1_high", "false_alarms_per_hour", "false_alarms_per_hour_low", "false_alarms_per_hour_high", "recall_low",
+    "rule", "params", "group", "name", "traces", "hours", "tp", "fp", "fn", "precision", "recall", "f1",
+    "f1_low",
+    "f1_high", "false_alarms_per_hour", "false_alarms_per_hour_low", "false_alarms_per_hour_high",
+    "recall_low",
     "recall_high", "segment_recall", "segment_recall_low", "segment_recall_high",
   ]
 
@@ -75,8 +83,10 @@ extension EvaluationReport {
         let m = g.metrics
         text +=
           [
-            s.rule, csvField(s.parameterText), g.kind, csvField(g.name), String(g.traces), n(m.duration / 3600),
-            String(m.tp), String(m.fp), String(m.fn), n(m.precision), n(m.definedRecall), n(m.f1), n(g.f1Interval?.low),
+            s.rule, csvField(s.parameterText), g.kind, csvField(g.name), String(g.traces),
+            n(m.duration / 3600),
+            String(m.tp), String(m.fp), String(m.fn), n(m.precision), n(m.definedRecall), n(m.f1),
+            n(g.f1Interval?.low),
             n(g.f1Interval?.high), n(m.falseAlarmsPerHour), n(g.falseAlarmInterval?.low),
             n(g.falseAlarmInterval?.high), n(g.recallInterval?.low), n(g.recallInterval?.high),
             n(m.standard.segments.recall), n(g.segmentRecallInterval?.low), n(g.segmentRecallInterval?.high),
@@ -90,11 +100,16 @@ extension EvaluationReport {
   /// and per position.
   public func groupTable(limit: Int = 8) -> String {
     func f(_ v: Double?) -> String { formatSignificant(v, digits: precision) }
-    func interval(_ i: (low: Double, high: Double)?) -> String { i.map { " [\(f($0.low)), \(f($0.high))]" } ?? "" }
+    func interval(_ i: (low: Double, high: Double)?) -> String {
+      i.map { " [\(f($0.low)), \(f($0.high))]" } ?? ""
+    }
     var text = ""
     for (i, s) in settings.enumerated().prefix(limit) {
       var rows = [
-        ["by", "name", "traces", "hours", "tp", "fp", "fn", "f1 [95%]", "recall [95%]", "time covered [95%]", "FA/h [95%]"]
+        [
+          "by", "name", "traces", "hours", "tp", "fp", "fn", "f1 [95%]", "recall [95%]", "time covered [95%]",
+          "FA/h [95%]",
+        ]
       ]
       // A kind with a single group repeats the overall figures: left out.
       let figures = groupFigures(setting: i)
@@ -128,7 +143,9 @@ extension EvaluationReport {
 /// of the unit-scale gamma distribution (the lower end is 0 for k = 0).
 public enum PoissonInterval {
   /// The 95% interval of the rate of `count` events over `exposure` (> 0).
-  public static func rate(count: Int, exposure: Double, confidence: Double = 0.95) -> (low: Double, high: Double) {
+  public static func rate(count: Int, exposure: Double, confidence: Double = 0.95) -> (
+    low: Double, high: Double
+  ) {
     let alpha = 1 - confidence
     let low = count == 0 ? 0 : gammaQuantile(alpha / 2, shape: Double(count))
     let high = gammaQuantile(1 - alpha / 2, shape: Double(count + 1))

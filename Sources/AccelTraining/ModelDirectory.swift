@@ -227,12 +227,7 @@ public enum ModelDirectory {
     let m = group.metrics
     let interval = PoissonInterval.rate(count: m.fp, exposure: m.duration / 3600)
     let annotated = m.tp + m.fn > 0
-    let perTrace = group.members.map { label.traces[$0].metrics }
-    let intervals =
-      annotated
-      ? Bootstrap(traceCount: perTrace.count).intervals(
-        perTrace, statistics: [{ $0.f1 }, { $0.definedRecall }, { $0.standard.segments.recall }])
-      : [nil, nil, nil]
+    let intervals = Bootstrap.detectionIntervals(group.members.map { label.traces[$0].metrics })
     func number(_ v: Double?) -> String { v.map { formatNumber(rounded($0)) } ?? "" }
     return [
       "\(group.members.count)", formatNumber(rounded(m.duration / 3600)), "\(m.tp)", "\(m.fp)", "\(m.fn)",
