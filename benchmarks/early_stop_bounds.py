@@ -86,6 +86,7 @@ def main():
     for file, floor in classifiers:
         trees = trees_of(os.path.join(model_dir, file))
         limit = math.log(floor / (1 - floor))
+        # 64 steps reach a leaf in any tree XGBoost grows here (depth at most 10).
         leaves = np.stack([np.array(t["split_conditions"], dtype=np.float32)[descend(t, rows, 64)]
                            for t in trees], axis=1)
         largest = np.array([largest_below(t)[0] for t in trees])

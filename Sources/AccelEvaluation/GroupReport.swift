@@ -68,10 +68,8 @@ extension EvaluationReport {
 
   static let groupColumns = [
     "rule", "params", "group", "name", "traces", "hours", "tp", "fp", "fn", "precision", "recall", "f1",
-    "f1_low",
-    "f1_high", "false_alarms_per_hour", "false_alarms_per_hour_low", "false_alarms_per_hour_high",
-    "recall_low",
-    "recall_high", "segment_recall", "segment_recall_low", "segment_recall_high",
+    "f1_low", "f1_high", "false_alarms_per_hour", "false_alarms_per_hour_low", "false_alarms_per_hour_high",
+    "recall_low", "recall_high", "segment_recall", "segment_recall_low", "segment_recall_high",
   ]
 
   /// groups.csv: a row per setting and source, then per setting and position.
@@ -84,11 +82,10 @@ extension EvaluationReport {
         text +=
           [
             s.rule, csvField(s.parameterText), g.kind, csvField(g.name), String(g.traces),
-            n(m.duration / 3600),
-            String(m.tp), String(m.fp), String(m.fn), n(m.precision), n(m.definedRecall), n(m.f1),
-            n(g.f1Interval?.low),
-            n(g.f1Interval?.high), n(m.falseAlarmsPerHour), n(g.falseAlarmInterval?.low),
-            n(g.falseAlarmInterval?.high), n(g.recallInterval?.low), n(g.recallInterval?.high),
+            n(m.duration / 3600), String(m.tp), String(m.fp), String(m.fn), n(m.precision),
+            n(m.definedRecall), n(m.f1), n(g.f1Interval?.low), n(g.f1Interval?.high), n(m.falseAlarmsPerHour),
+            n(g.falseAlarmInterval?.low), n(g.falseAlarmInterval?.high), n(g.recallInterval?.low),
+            n(g.recallInterval?.high),
             n(m.standard.segments.recall), n(g.segmentRecallInterval?.low), n(g.segmentRecallInterval?.high),
           ].joined(separator: ",") + "\n"
       }

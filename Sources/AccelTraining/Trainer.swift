@@ -179,8 +179,6 @@ public struct TrainingResult: Sendable {
   public var traces: Int
   public var windows: Int
   public var sourceNames: [String]
-  /// Traces per source.
-  public var sourceTraceCounts: [String: Int]
   public var xgboostVersion: String
 }
 
@@ -299,7 +297,6 @@ public enum Trainer {
     return TrainingResult(
       settings: settings, labels: learned, traces: traces.count, windows: traces.reduce(0) { $0 + $1.count },
       sourceNames: sourceNames,
-      sourceTraceCounts: Dictionary(grouping: traces, by: { sourceNames[$0.source] }).mapValues(\.count),
       xgboostVersion: XGBoost.version)
   }
 
@@ -486,10 +483,9 @@ public enum Trainer {
 
   /// The sustained classifier's part of the decoding searched, beside `primary` (the label's own,
   /// kept): none first (so that a tie keeps the label's own decoding alone), then strict
-  /// thresholds with hysteresis, and the hold path with and without them. `sustained_off` is a
-  /// share of the lower of `sustained_on` and `hold`: a hold as strict as 0.999 for a third of a
-  /// second, with q's event going on at half of it, begins where q stays sure a moment (not at
-  /// its every blip) and covers the shaking's pauses.
+  /// thresholds with hysteresis, and the hold path with and without them (a hold without a
+  /// `sustained_on` begins an event where q stays sure a moment, not at its every blip).
+  /// `sustained_off` is a share of the lower of `sustained_on` and `hold`. No two are alike.
   static func sustainedCandidates(_ primary: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
     .Configuration]
   {
@@ -504,8 +500,7 @@ public enum Trainer {
             c.hold = hold
             c.holdSeconds = holdSeconds
             guard c.hasSustainedThresholds || holdSeconds > 0,
-              (try? c.validate(owner: "", sustained: true)) != nil,
-              !all.contains(c)
+              (try? c.validate(owner: "", sustained: true)) != nil
             else { continue }
             all.append(c)
           }
