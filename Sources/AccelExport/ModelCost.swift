@@ -33,6 +33,8 @@ public enum ModelCost {
   static let exponentialFlashBase = 4_600
   /// The attitude features' code (measured: 440 bytes).
   static let attitudeFlash = 460
+  /// The shape features' code (measured: 152 bytes).
+  static let shapeFlash = 200
   /// The table's walk and margin loop beside the base (measured: 316-420 bytes with exponential
   /// features, 704 with windows), and its bytes a node and a root, with 16-bit indices and wider
   /// ones.
@@ -116,5 +118,6 @@ public enum ModelCost {
 
   static func base(_ spec: FeatureSpec) -> Int {
     (spec.kind == .windows ? flashBase : exponentialFlashBase) + (spec.attitude ? attitudeFlash : 0)
+      + (spec.shape ? shapeFlash : 0)
   }
 }

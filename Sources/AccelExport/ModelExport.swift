@@ -88,7 +88,7 @@ extension ModelDetector: CExportable {
       types: Self.types + "\n" + tables,
       state: Self.state(windowed: windowed, attitude: spec.attitude),
       initialize: Self.initialize(windowed: windowed, attitude: spec.attitude),
-      helpers: Self.helpers(windowed: windowed, attitude: spec.attitude) + "\n"
+      helpers: Self.helpers(windowed: windowed, attitude: spec.attitude, shape: spec.shape) + "\n"
         + Self.trees(
           structure, names: spec.names, tableByDefault: model.treesAsTable,
           stops: ensembles.map { classifier, floor in
@@ -331,9 +331,9 @@ extension ModelDetector: CExportable {
     """
 
   /// The helpers: the decoder, the features' code (windows or exponential averages) and the row.
-  static func helpers(windowed: Bool, attitude: Bool) -> String {
+  static func helpers(windowed: Bool, attitude: Bool, shape: Bool) -> String {
     decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers
-      + (windowed ? windowRow : exponentialRow(attitude: attitude))
+      + (windowed ? windowRow : exponentialRow(attitude: attitude, shape: shape))
   }
 
   static let decodingHelpers = """
@@ -779,7 +779,27 @@ extension ModelDetector: CExportable {
         }
     """
 
-  static func exponentialRow(attitude: Bool) -> String {
+  /// The shape features, signal by signal: the crest factor and the asymmetry, from the signal's
+  /// own averages (missing for the gyroscope's without one).
+  static let shapeRow = """
+        /* The shape features: each signal's crest factor and asymmetry about its mean. */
+        for (sig = 0; sig < AK_DETECTOR_SIGNALS; sig++) {
+          ak_detector_real e = s->energy[sig][i], top = s->maximum[sig][i], bottom = s->minimum[sig][i];
+          ak_detector_real range = top - bottom;
+          if (sig >= 6 && !s->has_gyroscope) {
+            s->row[k++] = (ak_detector_real)NAN;
+            s->row[k++] = (ak_detector_real)NAN;
+            continue;
+          }
+          s->row[k++] = e > (ak_detector_real)1e-12 ? s->envelope[sig][i] / AK_DETECTOR_SQRT(e) : 0;
+          s->row[k++] = range > (ak_detector_real)1e-12
+                          ? AK_DETECTOR_MIN(1, AK_DETECTOR_MAX(-1, (top + bottom - 2 * s->mean[sig][i]) / range))
+                          : 0;
+        }
+
+    """
+
+  static func exponentialRow(attitude: Bool, shape: Bool) -> String {
     """
     /* A segment's first sample: the means at the values, the energies at their squares, the envelopes
        at their sizes, the rest at 0; the filters start from rest and read the value. */
@@ -906,7 +926,7 @@ extension ModelDetector: CExportable {
         c[4] = s->covariance[i][1];
         c[5] = s->covariance[i][2];
         k = ak_detector_write_joint(s, c, k);
-    \(attitude ? attitudeRow : "")  }
+    \(attitude ? attitudeRow : "")\(shape ? (attitude ? "\n" : "") + shapeRow : "")  }
     }
 
     """

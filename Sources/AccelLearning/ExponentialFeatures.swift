@@ -73,6 +73,7 @@ struct ExponentialFeatures {
   let bandCount: Int
   let rate: Double
   let attitude: Bool
+  let shape: Bool
   /// The widths four at a time, one lane each, and the bands' filters likewise: every update
   /// below is the same arithmetic per lane as the exported C's per width or band (lanes past
   /// the last width have weight 0 and keep 1, past the last band a filter of zeros).
@@ -109,6 +110,7 @@ struct ExponentialFeatures {
     bandCount = spec.bands.count
     rate = spec.rateHz
     attitude = spec.attitude
+    shape = spec.shape
     chunks = (widths + 3) / 4
     bandChunks = (bandCount + 3) / 4
     block = 9 + bandCount
@@ -204,8 +206,9 @@ struct ExponentialFeatures {
   /// The row: for each width, every signal's statistics and band shares (a band's power over the
   /// variance; 0 while the variance is at most 1e-12), both ratios computed as products with
   /// 1 / variance, as in the exported C; missing for the gyroscope's signals without
-  /// one; then the joint features from the axes' variances and covariances, and with attitude
-  /// features those.
+  /// one; then the joint features from the axes' variances and covariances, with attitude
+  /// features those, and with shape features those from the signal's own fields in the row (missing
+  /// for the gyroscope's signals without one), as in the exported C.
   func write(into row: inout [Double], hasGyroscope: Bool) {
     let (chunks, block, bands, widths) = (self.chunks, self.block, self.bandCount, self.widths)
     let (joint, blocks, directions, attitude) = (jointAt, signalsAt, attitudeAt, self.attitude)
@@ -290,5 +293,29 @@ struct ExponentialFeatures {
         }
       }
     }
+    guard shape else { return }
+    let shapeAt = signals * perSignal + 5 + (attitude ? FeatureSpec.attitudeFeatures.count : 0)
+    for w in 0..<widths {
+      for s in 0..<signals {
+        let field = w * perWidth + s * perSignal
+        let at = w * perWidth + shapeAt + 2 * s
+        (row[at], row[at + 1]) = Self.shapeFeatures(
+          mean: row[field], energy: row[field + 2], envelope: row[field + 3], maximum: row[field + 4],
+          minimum: row[field + 5])
+      }
+    }
+  }
+
+  /// A signal's `FeatureSpec.shapeFeatures` from its mean, energy, envelope, maximum and minimum
+  /// (missing where they are).
+  static func shapeFeatures(mean: Double, energy: Double, envelope: Double, maximum: Double, minimum: Double)
+    -> (crest: Double, asymmetry: Double)
+  {
+    guard !energy.isNaN else { return (.nan, .nan) }
+    let range = maximum - minimum
+    return (
+      energy > 1e-12 ? envelope / energy.squareRoot() : 0,
+      range > 1e-12 ? min(1, max(-1, (maximum + minimum - 2 * mean) / range)) : 0
+    )
   }
 }

@@ -27,7 +27,8 @@ import AccelCore
 /// mean age is half the width, as a window's centre is (a time constant of half the width),
 /// updated sample by sample in constant memory and time (`ExponentialFeatures`). With
 /// `attitude` as well, each width adds three features of how the device is held and moved
-/// (`attitudeFeatures`).
+/// (`attitudeFeatures`); with `shape`, each signal of each width adds two of its waveform's shape
+/// (`shapeFeatures`), after those.
 public struct FeatureSpec: Equatable, Sendable {
   public var rateHz = 50.0
   public var widthsSeconds = [1.0, 4.0]
@@ -43,6 +44,8 @@ public struct FeatureSpec: Equatable, Sendable {
   public var kind = Kind.windows
   /// Whether each exponential width adds `attitudeFeatures` (exponential features only).
   public var attitude = false
+  /// Whether each exponential width adds every signal's `shapeFeatures` (exponential features only).
+  public var shape = false
   /// The time a row describes, ending at its last sample (s): nil for the shortest width. A span
   /// longer than the shortest width puts the row's centre further back, so that the row also
   /// sees what followed it (a causal average's lookahead, what a window's centre has).
@@ -74,6 +77,14 @@ public struct FeatureSpec: Equatable, Sendable {
   /// points one way, toward 1 as it turns every way, as it does when user acceleration rivals
   /// gravity); `attitude_spread`, the same of gravity's direction (the attitude's wander).
   public static let attitudeFeatures = ["vertical_share", "direction_spread", "attitude_spread"]
+  /// The shape features of a signal s at an exponential width w, after the width's joint and
+  /// attitude features, signal by signal: `crest`, the envelope over the root of the energy
+  /// (about 1.4 for a sine, more for spikes between quiet, as impacts and claps make; 0 while the
+  /// energy is at most 1e-12); `asymmetry`, (maximum + minimum - 2 mean) / (maximum - minimum)
+  /// within [-1, 1] (0 for a signal that swings as far each way from its mean, as a shaken
+  /// device's does, toward 1 for spikes above it, as landings make; 0 while the range is at most
+  /// 1e-12). Both are ratios of the signal's own averages, so they do not scale with its strength.
+  public static let shapeFeatures = ["crest", "asymmetry"]
   /// Signals that swing about zero (zero crossings are counted on them only).
   public static let signedSignals: Set<String> = ["x", "y", "z", "vert", "gx", "gy", "gz"]
 
@@ -87,11 +98,12 @@ public struct FeatureSpec: Equatable, Sendable {
   ]
 
   /// The widths as messages name them: "windows of 1, 4 s" or "exponential widths of 1, 4 s"
-  /// (and "with attitude features").
+  /// (and "with attitude features", "with shape features").
   public var widthsPhrase: String {
     (kind == .windows ? "windows" : "exponential widths") + " of "
       + widthsSeconds.map(formatNumber).joined(separator: ", ") + " s"
       + (attitude ? " with attitude features" : "")
+      + (shape ? (attitude ? " and" : " with") + " shape features" : "")
   }
 
   /// The window's name in feature names: `w1` for 1 s, `w0.5` for half a second (`e1`, `e0.5` for
@@ -100,7 +112,8 @@ public struct FeatureSpec: Equatable, Sendable {
 
   /// The names of the row's features, in order (the column names `accelkit features` writes and
   /// the XGBoost model's `feature_names`): for each width, every signal's statistics (windows' or
-  /// exponential averages') and bands, then the joint features.
+  /// exponential averages') and bands, then the joint features, then the attitude and shape
+  /// features.
   public var names: [String] {
     var names: [String] = []
     for width in widthsSeconds {
@@ -122,6 +135,9 @@ public struct FeatureSpec: Equatable, Sendable {
       names.append("\(w)_linearity")
       names.append("\(w)_principal_g")
       if attitude { names += Self.attitudeFeatures.map { "\(w)_\($0)" } }
+      if shape {
+        for signal in signals { names += Self.shapeFeatures.map { "\(w)_\(signal)_\($0)" } }
+      }
     }
     return names
   }
@@ -159,6 +175,9 @@ public struct FeatureSpec: Equatable, Sendable {
     }
     if attitude && kind != .exponential {
       throw AccelError.usage("attitude features are exponential features (--exponential)")
+    }
+    if shape && kind != .exponential {
+      throw AccelError.usage("shape features are exponential features (--exponential)")
     }
     if kind == .exponential {
       for band in bands where !(band.high < rateHz / 2) {
@@ -222,6 +241,7 @@ public struct FeatureSpec: Equatable, Sendable {
     if kind != .windows { text += "    \"kind\": \(jsonString(kind.rawValue)),\n" }
     if let span = spanSeconds { text += "    \"span_s\": \(formatNumber(span)),\n" }
     if attitude { text += "    \"attitude\": true,\n" }
+    if shape { text += "    \"shape\": true,\n" }
     text += "    \"names\": [\(names.map(jsonString).joined(separator: ", "))]\n"
     text += "  }"
     return text
@@ -263,6 +283,10 @@ public struct FeatureSpec: Equatable, Sendable {
     if let flag = value["attitude"] {
       guard let on = flag.bool else { throw fail("has an \"attitude\" that is not true or false") }
       attitude = on
+    }
+    if let flag = value["shape"] {
+      guard let on = flag.bool else { throw fail("has a \"shape\" that is not true or false") }
+      shape = on
     }
     do { try validate() } catch let error as AccelError { throw fail("is out of range: \(error.message)") }
     if let saved = value["names"]?.array?.compactMap(\.string), saved != names {

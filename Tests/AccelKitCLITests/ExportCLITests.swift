@@ -269,7 +269,7 @@ extension ExportCLITests {
   /// several events, handed out by next), at its own decoding, at a loose one that ends many
   /// events of both labels, some cancelled, and at one whose events all begin by the hold path;
   /// with windows, and with exponential features whose rows span 1 s (`--span`: the centre
-  /// further back than the shortest width's) and attitude features; at the latter two decodings
+  /// further back than the shortest width's), attitude and shape features; at the latter two decodings
   /// with the trees stopped early.
   @Test(arguments: [false, true])
   func trainedModelsGiveDetectShakesEvents(exponential: Bool) throws {
@@ -281,7 +281,7 @@ extension ExportCLITests {
         "--depth", "4", "--window", "0.5", "--window", "2", "--hop", "0.05", "--feature-rate", "100",
         "--gyro",
         "--folds", "2", "--quiet", "-o", dir + "/model",
-      ] + (exponential ? ["--exponential", "--span", "1", "--attitude"] : []))
+      ] + (exponential ? ["--exponential", "--span", "1", "--attitude", "--shape"] : []))
     try #require(trained.status == 0, "\(trained.stderr)")
     let names = Array(try Self.testTraces().prefix(12))
     let plain = try Self.plainCopies(names, in: dir)
@@ -630,7 +630,8 @@ extension ExportCLITests {
   /// Cortex-M4F, fits both, and its estimate is an upper bound within 10% of what is measured;
   /// train says what the budget chose and shows the unbudgeted model's held-out figures beside;
   /// a RAM no model fits is refused with what the smallest needs. With exponential features too
-  /// (their estimate is within 15%: it is calibrated on fewer models), and with attitude features;
+  /// (their estimate is within 15%: it is calibrated on fewer models), and with attitude and shape
+  /// features;
   /// and with `--trees table`, the trees budgeted and built as a table (AK_DETECTOR_TREE_TABLE).
   @Test(arguments: [
     (false, false, false), (true, false, false), (true, true, false), (false, false, true),
@@ -643,7 +644,7 @@ extension ExportCLITests {
         rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")
       ))
     let dir = Paths.temporaryDirectory()
-    let kind = (exponential ? ["--exponential"] : []) + (attitude ? ["--attitude"] : [])
+    let kind = (exponential ? ["--exponential"] : []) + (attitude ? ["--attitude", "--shape"] : [])
     let form = table ? ["--trees", "table"] : []
     let train = try accelkit(
       [

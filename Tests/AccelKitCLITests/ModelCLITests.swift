@@ -129,8 +129,8 @@ import Testing
 
   /// The features written independently with numpy and scipy (benchmarks/peers/learned_shake.py,
   /// from docs/LEARNING.md's definitions) agree with `accelkit features` to 1e-9 on a jittered
-  /// trace with shakes: a model's windows, and the built-in model's exponential averages whose
-  /// rows span 1 s; a value changed by a thousandth fails the check, and the peer refuses windows
+  /// trace with shakes: a model's windows, the built-in model's exponential averages whose rows
+  /// span 1 s, and a model's with shape features; a value changed by a thousandth fails the check, and the peer refuses windows
   /// with a span and attitude features, which it does not compute.
   @Test func numpyComputesTheSameFeatures() throws {
     let python = Tools.python(importing: ["numpy", "scipy"])
@@ -138,8 +138,10 @@ import Testing
     guard let python else { return }
     let dir = Paths.temporaryDirectory()
     #expect(try trainSmall(dir + "/m").status == 0)
+    #expect(try trainSmall(dir + "/h", ["--exponential", "--span", "1", "--shape"]).status == 0)
     let builtIn = Paths.packageRoot + "/models/shake"
-    for (model, name) in [(dir + "/m", "w"), (builtIn, "e")] {
+    let models = [(dir + "/m", "w"), (builtIn, "e"), (dir + "/h", "h")]
+    for (model, name) in models {
       let features = try accelkit([
         "features", Self.test + "/003.csv", "--model", model, "-o", "\(dir)/\(name).csv",
       ])
@@ -151,7 +153,7 @@ import Testing
     ])
     #expect(both.status == 64 && both.stderr.contains("--span go without it"), "\(both.stderr)")
     let peer = "\(python) \(Paths.packageRoot)/benchmarks/peers/learned_shake.py"
-    for (model, name) in [(dir + "/m", "w"), (builtIn, "e")] {
+    for (model, name) in models {
       let check = try accelkit(
         [], shell: "\(peer) --model '\(model)' --check-features \(dir)/\(name).csv \(Self.test)/003.csv")
       #expect(

@@ -16,7 +16,7 @@ import Testing
   /// the same bits: ten signals, five widths and five bands (vectors partly filled), attitude
   /// averages, values of every size with missing ones, 20,000 samples, every row compared.
   @Test func theKernelsBuildsAgreeBitForBit() throws {
-    var spec = Self.spec(widths: [0.25, 1, 2, 4, 16], gyroscope: true, attitude: true)
+    var spec = Self.spec(widths: [0.25, 1, 2, 4, 16], gyroscope: true, attitude: true, shape: true)
     spec.bands.append(FeatureSpec.FrequencyBand(16, 20))
     var wide = ExponentialFeatures(spec: spec)
     var narrow = ExponentialFeatures(spec: spec)
@@ -44,13 +44,15 @@ import Testing
     #expect(compared > 2800)
   }
 
-  static func spec(widths: [Double] = [1, 4], gyroscope: Bool = false, attitude: Bool = false) -> FeatureSpec
-  {
+  static func spec(
+    widths: [Double] = [1, 4], gyroscope: Bool = false, attitude: Bool = false, shape: Bool = false
+  ) -> FeatureSpec {
     var spec = FeatureSpec()
     spec.kind = .exponential
     spec.widthsSeconds = widths
     spec.gyroscope = gyroscope
     spec.attitude = attitude
+    spec.shape = shape
     return spec
   }
 
@@ -170,10 +172,11 @@ import Testing
     #expect(value("e4_vert_variance") < 1e-3)
   }
 
-  /// Block boundaries change nothing, and a trace without a gyroscope has its features missing.
+  /// Block boundaries change nothing, and a trace without a gyroscope has its features missing
+  /// (its shape features too).
   @Test(arguments: [[1], [7, 3, 50], [1000, 1]])
   func chunkedEqualsOneShot(chunks: [Int]) throws {
-    let spec = Self.spec(widths: [0.5, 2], gyroscope: true, attitude: true)
+    let spec = Self.spec(widths: [0.5, 2], gyroscope: true, attitude: true, shape: true)
     let block = makeTrace(seconds: 12, rate: 97, jitter: 0.2, gyro: true) { 0.8 * sin(2 * .pi * 4 * $0) }
     let whole = try rows(spec, block)
     let pieces = try rows(spec, block, chunks: chunks)
@@ -192,7 +195,7 @@ import Testing
   /// give every width the values it has alone, bit for bit, the bands and attitude included.
   @Test func eachWidthIsWhatItIsAlone() throws {
     let widths = [0.25, 0.5, 1, 2, 4]
-    var spec = Self.spec(widths: widths, gyroscope: true, attitude: true)
+    var spec = Self.spec(widths: widths, gyroscope: true, attitude: true, shape: true)
     spec.bands = [
       FeatureSpec.FrequencyBand(0, 1), FeatureSpec.FrequencyBand(1, 2), FeatureSpec.FrequencyBand(2, 4),
       FeatureSpec.FrequencyBand(4, 8), FeatureSpec.FrequencyBand(8, 16),
@@ -266,6 +269,49 @@ import Testing
       tilting("e16_attitude_spread") > 0.05 && tilting("e1_attitude_spread") < tilting("e16_attitude_spread"))
   }
 
+  /// The shape features worked by hand: after the readings 1 then 3, the crest factor is the
+  /// envelope 3 over the root of the energy 1 + 8a, the asymmetry (3 + (1 - a) - 2 (1 + 2a)) /
+  /// (3 - (1 - a)); a steady sine has a crest factor near sqrt(2) and no asymmetry; spikes
+  /// between quiet (a clap, a landing) have a crest factor past 2.5 and an asymmetry toward 1, or
+  /// toward -1 upside down; a constant has neither; and a stronger copy has the same.
+  @Test func theShapeFeaturesWorkedByHand() throws {
+    let two = Self.spec(widths: [1], shape: true)
+    var state = ExponentialFeatures(spec: two)
+    for (v, first) in [(1.0, true), (3.0, false)] {
+      let values = [Double](repeating: v, count: 6)
+      values.withUnsafeBufferPointer { state.update($0, first: first) }
+    }
+    var row = [Double](repeating: 0, count: two.names.count)
+    state.write(into: &row, hasGyroscope: false)
+    let a = two.exponentialWeights[0]
+    let crest = row[two.names.firstIndex(of: "e1_x_crest")!]
+    let asymmetry = row[two.names.firstIndex(of: "e1_x_asymmetry")!]
+    #expect(abs(crest - 3 / (1 + 8 * a).squareRoot()) < 1e-12)
+    #expect(abs(asymmetry - (2 - 5 * a) / (2 + a)) < 1e-12)
+    #expect(two.names.suffix(2) == ["e1_horiz_crest", "e1_horiz_asymmetry"])
+
+    let spec = Self.spec(widths: [1, 4], shape: true)
+    func last(_ motion: @escaping (Double) -> Double) throws -> (String) -> Double {
+      let row = try rows(spec, makeTrace(seconds: 20, rate: 100, shake: motion)).last!.2
+      return { row[spec.names.firstIndex(of: $0)!] }
+    }
+    let sine = try last { 1.5 * sin(2 * .pi * 4 * $0) }
+    #expect(abs(sine("e4_x_crest") - 2.0.squareRoot()) < 0.1, "\(sine("e4_x_crest"))")
+    #expect(abs(sine("e4_x_asymmetry")) < 0.05, "\(sine("e4_x_asymmetry"))")
+    // A 20 ms spike of 2 g every half second.
+    let spike = { (t: Double) in t.truncatingRemainder(dividingBy: 0.5) < 0.02 ? 2.0 : 0 }
+    let spikes = try last(spike)
+    #expect(spikes("e4_x_crest") > 2.5 && spikes("e4_x_asymmetry") > 0.7, "\(spikes("e4_x_crest"))")
+    let down = try last { -spike($0) }
+    #expect(abs(down("e4_x_crest") - spikes("e4_x_crest")) < 1e-9)
+    #expect(abs(down("e4_x_asymmetry") + spikes("e4_x_asymmetry")) < 1e-9)
+    let still = try last { _ in 0 }
+    #expect(still("e4_x_crest") == 0 && still("e4_x_asymmetry") == 0)
+    let stronger = try last { 3 * sin(2 * .pi * 4 * $0) }
+    #expect(abs(stronger("e4_x_crest") - sine("e4_x_crest")) < 1e-6)
+    #expect(abs(stronger("e4_x_asymmetry") - sine("e4_x_asymmetry")) < 1e-6)
+  }
+
   /// A constant axis has no variance, no band power and no crossing, exactly; a gap longer than
   /// a second starts the averages afresh: the first row after it comes a width later, as in a
   /// fresh trace, and is close to a fresh trace's.
@@ -324,6 +370,22 @@ import Testing
     }
     attitude.kind = .windows
     #expect(throws: AccelError.self) { try attitude.validate() }
+    // Shape features likewise, after the attitude features.
+    #expect(!spec.json.contains("shape"))
+    var shape = Self.spec(attitude: true, shape: true)
+    #expect(shape.json.contains("\"shape\": true"))
+    #expect(shape.names.count == spec.names.count + 6 + 2 * 6 * 2)
+    #expect(shape.names.last == "e4_horiz_asymmetry")
+    #expect(shape.names.firstIndex(of: "e1_x_crest") == shape.names.firstIndex(of: "e1_attitude_spread")! + 1)
+    #expect(
+      try FeatureSpec(json: try JSONValue.parse(Array(shape.json.utf8), file: "d.json"), file: "d.json")
+        == shape)
+    let oddShape = shape.json.replacingOccurrences(of: "\"shape\": true", with: "\"shape\": \"yes\"")
+    #expect(throws: AccelError.self) {
+      try FeatureSpec(json: try JSONValue.parse(Array(oddShape.utf8), file: "d.json"), file: "d.json")
+    }
+    shape.kind = .windows
+    #expect(throws: AccelError.self) { try shape.validate() }
     var nyquist = spec
     nyquist.bands = [FeatureSpec.FrequencyBand(8, 25)]
     #expect(throws: AccelError.self) { try nyquist.validate() }

@@ -15,8 +15,9 @@ classifier too, when the model has one) and decodes the probabilities with the m
 hysteresis, and writes start,end,reported,peak,status rows.
 With --check-features it compares its features with those `accelkit features TRACE --model
 MODEL_DIR -o FEATURES.csv` wrote and exits 1 when any differs by more than 1e-9 (relative, or
-absolute below 1). Traces with gaps longer than a second, windows with a span_s and attitude
-features are not handled (exit 2: the benchmark's traces and the built-in model have none)."""
+absolute below 1). Shape features are computed; traces with gaps longer than a second, windows
+with a span_s and attitude features are not handled (exit 2: the benchmark's traces and the
+built-in model have none)."""
 import json
 import os
 import sys
@@ -217,6 +218,7 @@ def exponential_features(t, x, y, z, spec):
         keep = 1 - a
         deviations = {}
         variances = {}
+        shapes = []
         for s in names:
             v = signals[s]
             mean = recursion(a, keep, v, v[0])
@@ -257,6 +259,7 @@ def exponential_features(t, x, y, z, spec):
                 power = recursion(a, keep, out * out, 0.0)
                 parts.append(np.where(ok, power / safe, 0.0))
             columns += [p[ends] for p in parts]
+            shapes.append([p[ends] for p in (mean, energy, envelope, maximum, minimum)])
         dx, dy, dz = deviations["x"], deviations["y"], deviations["z"]
         c = np.empty((len(ends), 3, 3))
         for i, s in enumerate("xyz"):
@@ -264,6 +267,13 @@ def exponential_features(t, x, y, z, spec):
         for (i, j), (p, q) in zip([(0, 1), (0, 2), (1, 2)], [(dx, dy), (dx, dz), (dy, dz)]):
             c[:, i, j] = c[:, j, i] = recursion(keep * a, keep, p * q, 0.0)[ends]
         columns += joint_from_covariance(c)
+        if spec.get("shape", False):
+            # Per signal the crest factor and the asymmetry about the mean (docs/LEARNING.md).
+            for mean, energy, envelope, maximum, minimum in shapes:
+                spread = maximum - minimum
+                columns.append(np.where(energy > 1e-12, envelope / np.sqrt(np.where(energy > 1e-12, energy, 1.0)), 0.0))
+                columns.append(np.where(spread > 1e-12, np.clip(
+                    (maximum + minimum - 2 * mean) / np.where(spread > 1e-12, spread, 1.0), -1, 1), 0.0))
     return grid[ends], np.stack(columns, axis=1)
 
 

@@ -36,6 +36,12 @@ struct FeatureOptions: ParsableArguments {
     ))
   var attitude = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "With --exponential: add every signal's shape features at each width (its crest factor and its asymmetry about the mean; docs/LEARNING.md)."
+    ))
+  var shape = false
+
   @Option(
     help: ArgumentHelp(
       "The time a row describes, ending at its last sample: its label in training, its centre half of it back (default: the shortest width; at most the longest). Longer than the shortest width, the row also sees what followed its centre.",
@@ -45,7 +51,7 @@ struct FeatureOptions: ParsableArguments {
   /// Whether any option differs from the defaults.
   var isGiven: Bool {
     !windows.isEmpty || hop != 0.1 || featureRate != 50 || !bands.isEmpty || gyro || exponential
-      || span != nil || attitude
+      || span != nil || attitude || shape
   }
 
   /// The specification the options describe, checked.
@@ -57,6 +63,7 @@ struct FeatureOptions: ParsableArguments {
     spec.gyroscope = gyro
     if exponential { spec.kind = .exponential }
     spec.attitude = attitude
+    spec.shape = shape
     spec.spanSeconds = span?.value
     if !bands.isEmpty { spec.bands = try bands.map(Self.band) }
     try spec.validate()
