@@ -98,12 +98,12 @@ public struct FeatureSpec: Equatable, Sendable {
   ]
 
   /// The widths as messages name them: "windows of 1, 4 s" or "exponential widths of 1, 4 s"
-  /// (and "with attitude features", "with shape features").
+  /// (and "with attitude features", "with attitude and shape features").
   public var widthsPhrase: String {
-    (kind == .windows ? "windows" : "exponential widths") + " of "
+    let extras = (attitude ? ["attitude"] : []) + (shape ? ["shape"] : [])
+    return (kind == .windows ? "windows" : "exponential widths") + " of "
       + widthsSeconds.map(formatNumber).joined(separator: ", ") + " s"
-      + (attitude ? " with attitude features" : "")
-      + (shape ? (attitude ? " and" : " with") + " shape features" : "")
+      + (extras.isEmpty ? "" : " with \(extras.joined(separator: " and ")) features")
   }
 
   /// The window's name in feature names: `w1` for 1 s, `w0.5` for half a second (`e1`, `e0.5` for

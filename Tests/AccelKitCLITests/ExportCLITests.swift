@@ -660,10 +660,9 @@ extension ExportCLITests {
       ),
       "\(train.stdout)")
     #expect(train.stdout.contains("shake unbudgeted: f1 "), "\(train.stdout)")
+    let extras = attitude ? " with attitude and shape features" : ""
     #expect(
-      train.stdout.contains(
-        exponential
-          ? "exponential widths of 1, 4 s\(attitude ? " with attitude features" : "")" : "windows of "),
+      train.stdout.contains(exponential ? "exponential widths of 1, 4 s\(extras)" : "windows of "),
       "\(train.stdout)")
     let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
     let estimate = try #require(

@@ -130,8 +130,9 @@ import Testing
   /// The features written independently with numpy and scipy (benchmarks/peers/learned_shake.py,
   /// from docs/LEARNING.md's definitions) agree with `accelkit features` to 1e-9 on a jittered
   /// trace with shakes: a model's windows, the built-in model's exponential averages whose rows
-  /// span 1 s, and a model's with shape features; a value changed by a thousandth fails the check, and the peer refuses windows
-  /// with a span and attitude features, which it does not compute.
+  /// span 1 s, and a model's with shape features (beside which `--shape` is refused, as any
+  /// feature option is); a value changed by a thousandth fails the check, and the peer refuses
+  /// windows with a span and attitude features, which it does not compute.
   @Test func numpyComputesTheSameFeatures() throws {
     let python = Tools.python(importing: ["numpy", "scipy"])
     #expect(python != nil, Comment(rawValue: Tools.missing("python3 with numpy and scipy", package: "scipy")))
@@ -152,6 +153,10 @@ import Testing
       "features", Self.test + "/003.csv", "--model", dir + "/m", "--span", "1", "-o", dir + "/g.csv",
     ])
     #expect(both.status == 64 && both.stderr.contains("--span go without it"), "\(both.stderr)")
+    let shaped = try accelkit([
+      "features", Self.test + "/003.csv", "--model", dir + "/h", "--shape", "-o", dir + "/g.csv",
+    ])
+    #expect(shaped.status == 64, "\(shaped.stderr)")
     let peer = "\(python) \(Paths.packageRoot)/benchmarks/peers/learned_shake.py"
     for (model, name) in models {
       let check = try accelkit(

@@ -376,6 +376,7 @@ import Testing
     #expect(shape.json.contains("\"shape\": true"))
     #expect(shape.names.count == spec.names.count + 6 + 2 * 6 * 2)
     #expect(shape.names.last == "e4_horiz_asymmetry")
+    #expect(shape.widthsPhrase == "exponential widths of 1, 4 s with attitude and shape features")
     #expect(shape.names.firstIndex(of: "e1_x_crest") == shape.names.firstIndex(of: "e1_attitude_spread")! + 1)
     #expect(
       try FeatureSpec(json: try JSONValue.parse(Array(shape.json.utf8), file: "d.json"), file: "d.json")
