@@ -130,6 +130,19 @@ public enum DetectorExport {
     "orientation-change": (1344, 11280), "learned-shake": (3900, 47_100),
   ]
 
+  /// What a sample of datasets/test/000.csv (30 s at 100 Hz with shakes, pushed without a
+  /// gyroscope) costs each detector with its default parameters in float on a Cortex-M4F, in
+  /// cycles, on average and at most, as `scripts/device_time` counts them: every instruction the
+  /// header's code executes (QEMU, one at a time) at the Cortex-M4's cycles for it. Upper bounds,
+  /// held as `footprint` is (ExportCLITests.deviceTimeIsWhatTheHeadersSay).
+  public static let deviceCycles: [String: (mean: Int, worst: Int)] = [
+    "three-peak": (113, 192), "angular-change": (400, 432), "seismic": (200, 282), "swing": (865, 1140),
+    "orientation-change": (412, 664), "learned-shake": (5400, 39_500),
+  ]
+
+  /// The clock `deviceCycles` is stated at in time: a wearable's Cortex-M4F runs at 48-120 MHz.
+  public static let deviceClockHz = 64e6
+
   /// The same for a learned detector's trees as a table (the header compiled with
   /// AK_DETECTOR_TREE_TABLE defined) when its header builds them as code by default, held to the
   /// same test. (Both with the trees stopped early, as by default; every tree walked,
@@ -146,14 +159,20 @@ public enum DetectorExport {
     guard measured, let cost = footprint[setting.rule] else {
       return "footprint on a Cortex-M4F measured for the default parameters in float"
         + (usesRate ? " at \(formatNumber(footprintRate)) Hz" : "")
-        + " only: scripts/footprint DIR measures this header"
+        + " only: scripts/footprint DIR measures this header, scripts/device_time DIR its time a sample"
+    }
+    let time = deviceCycles[setting.rule].map {
+      "; a sample (100 Hz) takes \($0.mean) cycles on average, \($0.worst) at most ("
+        + cFormat("%.1f", Double($0.mean) / deviceClockHz * 1e6) + " and "
+        + cFormat("%.1f", Double($0.worst) / deviceClockHz * 1e6) + " microseconds at "
+        + formatNumber(deviceClockHz / 1e6) + " MHz; scripts/device_time)"
     }
     return
       "on a Cortex-M4F (float, default parameters\(usesRate ? ", \(formatNumber(footprintRate)) Hz" : "")): "
       + "RAM \(cost.ram) bytes, flash \(cost.flash) bytes (scripts/footprint)"
       + (tableFootprint[setting.rule].map {
         "; with the trees as a table (AK_DETECTOR_TREE_TABLE defined) RAM \($0.ram) bytes, flash \($0.flash) bytes"
-      } ?? "")
+      } ?? "") + (time ?? "")
   }
 
   /// What an export writes: the header, and what to tell the user about it.

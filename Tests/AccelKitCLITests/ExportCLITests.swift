@@ -568,9 +568,6 @@ extension ExportCLITests {
     let dir = Paths.temporaryDirectory()
     let rate = formatNumber(DetectorExport.footprintRate)
     let docs = String(decoding: readFile(Paths.packageRoot + "/docs/EXPORT.md") ?? [], as: UTF8.self)
-    func thousands(_ n: Int) -> String {
-      n < 1000 ? "\(n)" : thousands(n / 1000) + cFormat(",%03d", n % 1000)
-    }
     for name in Detectors.exportable {
       let out = dir + "/" + name
       let export = try accelkit(["export", "--rule", name, "--precision", "float", "--rate", rate, "-o", out])
@@ -624,6 +621,85 @@ extension ExportCLITests {
       "export", "--rule", "swing", "--param", "swing_g=1.5", "--precision", "float", "-o", dir + "/o",
     ])
     #expect(other.stderr.contains("scripts/footprint DIR measures this header"), "\(other.stderr)")
+  }
+
+  /// Every detector of the registry, exported in float with its defaults, built for a Cortex-M4F
+  /// and run instruction by instruction on datasets/test/000.csv (scripts/device_time): it ends
+  /// the events detect-shakes ends there, and its cycles a sample, on average and at most, are
+  /// within what the header, export and docs/EXPORT.md state (DetectorExport.deviceCycles) and
+  /// not more than 5% below.
+  @Test func deviceTimeIsWhatTheHeadersSay() throws {
+    try #require(
+      Tools.path("arm-none-eabi-gcc") != nil,
+      Comment(
+        rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")
+      ))
+    try #require(
+      Tools.path("qemu-arm") != nil, Comment(rawValue: Tools.missing("qemu-arm", package: "qemu-user")))
+    let dir = Paths.temporaryDirectory()
+    let trace = Paths.packageRoot + "/datasets/test/000.csv"
+    let docs = String(decoding: readFile(Paths.packageRoot + "/docs/EXPORT.md") ?? [], as: UTF8.self)
+    for name in Detectors.exportable {
+      let out = dir + "/" + name
+      let export = try accelkit([
+        "export", "--rule", name, "--precision", "float", "--rate", "100", "-o", out,
+      ])
+      #expect(export.status == 0, "\(name): \(export.stderr)")
+      let stated = try #require(
+        DetectorExport.deviceCycles[name], "\(name) has no time in DetectorExport.deviceCycles")
+      let words = "a sample (100 Hz) takes \(stated.mean) cycles on average, \(stated.worst) at most"
+      let header = String(decoding: readFile(out + "/accelkit_detector.h") ?? [], as: UTF8.self)
+      #expect(header.contains(words) && export.stderr.contains(words), "\(name): \(export.stderr)")
+      #expect(
+        docs.split(separator: "\n").contains {
+          $0.hasPrefix("| \(name) ")
+            && $0.hasSuffix("| \(thousands(stated.mean)) | \(thousands(stated.worst)) |")
+        }, "docs/EXPORT.md has no row for \(name) with \(stated.mean) and \(stated.worst) cycles")
+      let measured = try accelkit([], shell: "'\(Paths.packageRoot)/scripts/device_time' '\(out)' '\(trace)'")
+      try #require(measured.status == 0, "\(name): \(measured.stderr)")
+      let row = measured.stdout.split(separator: "\n")[1].split(separator: ",").map(String.init)
+      let (events, mean, worst) = (Int(row[1]), Int(row[3]) ?? -1, Int(row[4]) ?? -1)
+      let detected = try accelkit(["detect-shakes", "--rule", name, "--rate", "100", trace])
+      #expect(events == detected.stdout.split(separator: "\n").count - 1, "\(name): \(row[1]) events")
+      #expect(
+        mean <= stated.mean && Double(mean) >= 0.95 * Double(stated.mean),
+        "\(name): \(mean) cycles a sample, stated \(stated.mean)")
+      #expect(
+        worst <= stated.worst && Double(worst) >= 0.95 * Double(stated.worst),
+        "\(name): \(worst) cycles at most, stated \(stated.worst)")
+    }
+    // The cycles, worked by hand: two stand-in headers whose push runs only the instructions
+    // given: a nop (1 cycle); a square root and a division in the FPU (14 cycles each on the
+    // Cortex-M4), a load (2), a branch (1 and 2 for the refill) and the nop.
+    func standIn(_ name: String, _ instructions: String) throws -> [Int] {
+      let header = """
+        typedef float ak_detector_real;
+        typedef struct { int unused; } ak_detector_state;
+        typedef struct { ak_detector_real start, end, reported; } ak_detector_event;
+        static inline void ak_detector_init(ak_detector_state *s) { s->unused = 0; }
+        static inline int ak_detector_push(ak_detector_state *s, ak_detector_real t, ak_detector_real x,
+                                           ak_detector_real y, ak_detector_real z, ak_detector_event *e) {
+          (void)s; (void)t; (void)x; (void)y; (void)z; (void)e;
+          __asm__ volatile(\(instructions) ::: "r3", "s15", "memory");
+          return 0;
+        }
+        static inline int ak_detector_next(ak_detector_state *s, ak_detector_event *e) { (void)s; (void)e; return 0; }
+        static inline int ak_detector_finish(ak_detector_state *s, ak_detector_event *e) { (void)s; (void)e; return 0; }
+
+        """
+      try FileManager.default.createDirectory(atPath: dir + "/" + name, withIntermediateDirectories: true)
+      try Data(header.utf8).write(to: URL(fileURLWithPath: dir + "/" + name + "/accelkit_detector.h"))
+      let run = try accelkit(
+        [], shell: "'\(Paths.packageRoot)/scripts/device_time' '\(dir)/\(name)' '\(trace)' --samples 50")
+      try #require(run.status == 0, "\(name): \(run.stderr)")
+      return run.stdout.split(separator: "\n")[1].split(separator: ",").compactMap { Int($0) }
+    }
+    let nop = try standIn("nop", #""nop""#)
+    let more = try standIn(
+      "more", #""vsqrt.f32 s15, s15\n vdiv.f32 s15, s15, s15\n ldr r3, [sp]\n b.w 1f\n 1: nop""#)
+    // The loop, the mark and the empty push's arguments are taken off: the nop is all that is left.
+    #expect(nop == [50, 0, 1, 1, 1], "\(nop)")
+    #expect(more == [50, 0, 5, 34, 34], "\(more)")
   }
 
   /// train --ram 4KiB --flash 32KiB: the model it writes, exported in float and built for the
@@ -792,4 +868,9 @@ extension ExportCLITests {
     }
     print(report)
   }
+}
+
+/// `n` with a comma between thousands, as the docs' tables write it.
+private func thousands(_ n: Int) -> String {
+  n < 1000 ? "\(n)" : thousands(n / 1000) + cFormat(",%03d", n % 1000)
 }
