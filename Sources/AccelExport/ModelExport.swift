@@ -44,7 +44,7 @@ extension ModelDetector: CExportable {
     for (name, key) in [
       ("on", "on"), ("off", "off"), ("min_duration", "min_duration_s"), ("max_duration", "max_duration_s"),
       ("merge_gap", "merge_gap_s"), ("hold", "hold"), ("hold_time", "hold_s"),
-      ("sustained_on", "sustained_on"), ("sustained_off", "sustained_off"),
+      ("sustained_on", "sustained_on"), ("sustained_off", "sustained_off"), ("extend", "extend"),
     ] {
       tables +=
         "static const ak_detector_real ak_detector_\(name)[AK_DETECTOR_LABELS] = {\(list(decoding) { real($0.value(of: key)!) })};\n"
@@ -360,8 +360,8 @@ extension ModelDetector: CExportable {
        has none): an event begins at a row where p reaches on or q sustained_on (or, with hold_time
        above 0, at the first of rows whose q stayed as likely as hold for hold_time, a gap over
        RUN_BREAK_S apart breaking them), goes on while p stays as likely as off or q as
-       sustained_off, continues one that ended within merge_gap, and is reported once it is
-       min_duration long. */
+       sustained_off (or, once it is min_duration long, while either stays as likely as extend),
+       continues one that ended within merge_gap, and is reported once it is min_duration long. */
     static inline void ak_detector_note_reported(ak_detector_decoder *d, int l, ak_detector_real end) {
       if (d->has_open_reported || !d->is_open || !(d->open.end - d->open.start >= ak_detector_min_duration[l])) return;
       d->open_reported = end;
@@ -407,7 +407,8 @@ extension ModelDetector: CExportable {
         }
       }
       if (d->is_open) {
-        if (p >= ak_detector_off[l] || q >= ak_detector_sustained_off[l]) {
+        if (p >= ak_detector_off[l] || q >= ak_detector_sustained_off[l] ||
+            (d->has_open_reported && (p >= ak_detector_extend[l] || q >= ak_detector_extend[l]))) {
           d->open.end = center;
           d->open.windows += 1;
           ak_detector_note_reported(d, l, end);

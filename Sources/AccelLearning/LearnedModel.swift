@@ -177,6 +177,7 @@ public struct LearnedModel: Sendable {
           switch $0.name {
           case "hold", "hold_s": c.holdSeconds > 0
           case "sustained_on", "sustained_off": c.hasSustainedThresholds
+          case "extend": c.extend < 1
           default: true
           }
         }.map {

@@ -25,6 +25,13 @@ import AccelCore
 /// window where q reaches `sustained_on`, and goes on while p stays at or above `off` or q at or
 /// above `sustained_off`. Both are 1 by default (only p >= 1 meets them, which `on` and `off`
 /// meet too), so a model without them decodes as before.
+///
+/// An event that has qualified (it has lasted `min_duration_s`, so it will be reported) may go on
+/// at a lower probability than it began with: while p or q stays at or above `extend`. Within
+/// real shaking the probability dips between bursts; this keeps the event to the shaking's end
+/// without letting a blip that never qualifies last long enough to count. It begins no event, so
+/// it raises no false alarm (it may join two). 1 by default (nothing changes), and
+/// `detector.json` leaves it out.
 public struct ProbabilityDecoder: Sendable {
   public struct Configuration: TunableConfiguration {
     public var on = 0.5
@@ -36,12 +43,13 @@ public struct ProbabilityDecoder: Sendable {
     public var holdSeconds = 0.0
     public var sustainedOn = 1.0
     public var sustainedOff = 1.0
+    public var extend = 1.0
 
     public init() {}
 
     /// Parameters a model's `detector.json` may leave out, with the value that means "as before".
     public static let optionalParameters: [String: Double] = [
-      "hold": 1, "hold_s": 0, "sustained_on": 1, "sustained_off": 1,
+      "hold": 1, "hold_s": 0, "sustained_on": 1, "sustained_off": 1, "extend": 1,
     ]
 
     /// Whether the sustained classifier's own thresholds are set (else they are left out of
@@ -75,6 +83,9 @@ public struct ProbabilityDecoder: Sendable {
       TunableParameter(
         "sustained_off", \.sustainedOff, unit: "probability", range: 0...1,
         meaning: "or goes on while it stays this likely (at most sustained_on)"),
+      TunableParameter(
+        "extend", \.extend, unit: "probability", range: 0...1,
+        meaning: "an event that has lasted min_duration_s also goes on while either stays this likely"),
     ]
 
     /// The lowest probability the decoding compares p with (and q, when it is p): below it a
@@ -83,10 +94,10 @@ public struct ProbabilityDecoder: Sendable {
     public var floor: Double { min(primaryFloor, sustainedFloor) }
 
     /// The lowest p is compared with when a sustained classifier gives q.
-    public var primaryFloor: Double { min(on, off) }
+    public var primaryFloor: Double { min(on, off, extend) }
 
     /// The lowest a sustained classifier's q is compared with.
-    public var sustainedFloor: Double { min(sustainedOn, sustainedOff, holdSeconds > 0 ? hold : 1) }
+    public var sustainedFloor: Double { min(sustainedOn, sustainedOff, holdSeconds > 0 ? hold : 1, extend) }
 
     /// Throws a usage error for thresholds or durations that contradict each other. With
     /// `sustained` (the label has a sustained classifier) the run toward `hold_s` reads q, so
@@ -163,7 +174,8 @@ public struct ProbabilityDecoder: Sendable {
       }
     }
     if var event = open {
-      if p >= c.off || q >= c.sustainedOff {
+      // Once it has qualified (openReported is set), `extend` keeps it too.
+      if p >= c.off || q >= c.sustainedOff || (openReported != nil && max(p, q) >= c.extend) {
         event.end = center
         event.peak = max(event.peak, p, q)
         event.windows += 1

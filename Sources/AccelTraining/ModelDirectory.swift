@@ -125,6 +125,7 @@ public enum ModelDirectory {
         + (c.hasSustainedThresholds
           ? "; sustained on \(formatNumber(c.sustainedOn)), off \(formatNumber(c.sustainedOff))" : "")
         + (c.holdSeconds > 0 ? ", hold \(formatNumber(c.hold)) for \(formatNumber(c.holdSeconds)) s" : "")
+        + (c.extend < 1 ? ", extend \(formatNumber(c.extend))" : "")
         + "\n"
       text += "  held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"
       for note in l.notes { text += "  note: \(note)\n" }

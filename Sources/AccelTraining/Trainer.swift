@@ -265,6 +265,15 @@ public enum Trainer {
         search += chosen.1
         sustained = (try fit(traces: traces, label: l, settings: settings), q)
       }
+      // Last, with the rest fixed, how far a qualified event goes on.
+      let scored = sustained == nil ? primary : Array(traces.indices)
+      let extended = try chooseExtension(
+        traces: scored.map { traces[$0] }, probabilities: scored.map { probabilities[$0] },
+        sustained: sustained.map { q in scored.map { q.probabilities[$0] } }, label: label,
+        settings: settings,
+        sourceCount: sourceNames.count, decoding: decoding)
+      decoding = extended.0
+      search += extended.1
       let perTrace = traces.indices.map {
         metrics(
           traces[$0], probabilities[$0], sustained: sustained?.probabilities[$0], label: label,
@@ -508,6 +517,53 @@ public enum Trainer {
       }
     }
     return all
+  }
+
+  /// The extensions searched beside `decoding` (kept first): `extend` where it is below the
+  /// thresholds an event already goes on at, so that it can keep an event longer.
+  static func extensionCandidates(_ decoding: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
+    .Configuration]
+  {
+    let goesOn = max(decoding.off, decoding.sustainedOff < 1 ? decoding.sustainedOff : 0)
+    return [decoding]
+      + [0.98, 0.95, 0.9, 0.8, 0.7, 0.5, 0.3].filter { $0 < goesOn && $0 < decoding.extend }.map {
+        var c = decoding
+        c.extend = $0
+        return c
+      }
+  }
+
+  /// Chooses `extend` with the rest of `decoding` fixed: among the extensions that score at
+  /// least as well as `decoding` alone by the settings' rule (the bounds on every negative
+  /// source, then the worst positive source's objective), the one that covers the most of the
+  /// worst positive source's annotated time (segment recall); on a tie the higher `extend`, and
+  /// none at all before any. Returns it with the other extensions' scores.
+  static func chooseExtension(
+    traces: [TraceWindows], probabilities: [[Double]], sustained: [[Double]]?, label: String,
+    settings: TrainingSettings, sourceCount: Int, decoding: ProbabilityDecoder.Configuration
+  ) throws -> (
+    ProbabilityDecoder.Configuration,
+    [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
+  ) {
+    let candidates = extensionCandidates(decoding)
+    guard candidates.count > 1 else { return (decoding, []) }
+    let (_, search) = try chooseDecoding(
+      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
+      sourceCount: sourceCount, candidates: candidates)
+    var covering = settings
+    covering.objective.metric = "segment_recall"
+    covering.objective.maximize = true
+    let (_, coverage) = try chooseDecoding(
+      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: covering,
+      sourceCount: sourceCount, candidates: candidates)
+    var best = 0
+    for k in candidates.indices.dropFirst()
+    where !settings.objective.isBetter((search[0].score, 0), than: (search[k].score, 0))
+      && covering.objective.isBetter((coverage[k].score, k), than: (coverage[best].score, best))
+    {
+      best = k
+    }
+    return (candidates[best], Array(search.dropFirst()))
   }
 
   /// When the bounds left no useful decoding, why and what would help: no decoding met them

@@ -334,8 +334,9 @@ extension ExportCLITests {
   /// A model with a sustained classifier (`train --sustained`), budgeted for its trees as a table,
   /// gives detect-shakes' events: at its own decoding with every tree walked, at one where only the
   /// sustained classifier begins and keeps events (stopped early, as the table its header builds
-  /// by default), and at one where only its hold path begins them (as code,
-  /// AK_DETECTOR_TREE_CODE), on generated sustained shaking and the test set.
+  /// by default), at one where only its hold path begins them (as code,
+  /// AK_DETECTOR_TREE_CODE), and at a strict one with and without `extend` (which keeps its
+  /// events longer), on generated sustained shaking and the test set.
   @Test func sustainedClassifiersGiveDetectShakesEvents() throws {
     let dir = Paths.temporaryDirectory()
     let made = try accelkit(
@@ -363,22 +364,31 @@ extension ExportCLITests {
     traces += try Self.plainCopies(Array(try Self.testTraces().prefix(6)), in: dir)
     let sustained = ["on=1", "off=1", "sustained_on=0.7", "sustained_off=0.3", "merge_gap_s=0.5"]
     let held = ["on=1", "off=1", "sustained_on=1", "sustained_off=0.4", "hold=0.6", "hold_s=0.5"]
+    let strict = ["on=1", "off=1", "sustained_on=0.7", "sustained_off=0.7", "min_duration_s=0.2", "hold_s=0"]
     var counts: [Int] = []
+    var seconds: [Double] = []
     for (k, (params, defines)) in [
       ([String](), ["AK_DETECTOR_ALL_TREES"]), (sustained, []), (held, ["AK_DETECTOR_TREE_CODE"]),
+      (strict, []), (strict + ["extend=0.2"], []),
     ].enumerated() {
       let differing = try Self.differences(
         rule: "sustained\(k)", params: params, traces: traces, in: dir, model: dir + "/model",
         defines: defines)
       #expect(differing.isEmpty, "\(differing.count) traces differ; the first: \(differing.first ?? "")")
-      counts.append(
-        traces.reduce(0) { total, trace in
-          total
-            + String(decoding: readFile(trace.path + ".sustained\(k).swift.csv") ?? [], as: UTF8.self)
-            .split(separator: "\n").count - 1
+      let events = traces.flatMap { trace in
+        String(decoding: readFile(trace.path + ".sustained\(k).swift.csv") ?? [], as: UTF8.self)
+          .split(separator: "\n").dropFirst()
+      }
+      counts.append(events.count)
+      seconds.append(
+        events.reduce(0) { total, line in
+          let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+          return total + (Double(fields[1]) ?? 0) - (Double(fields[0]) ?? 0)
         })
     }
     #expect(counts.allSatisfy { $0 > 5 }, "\(counts)")
+    // extend keeps the strict decoding's events longer.
+    #expect(seconds[4] > seconds[3] + 5, "\(seconds)")
   }
 
   /// A learned model's header stops the trees early unless told to walk them all: the built-in

@@ -345,6 +345,41 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     #expect(decoder.finish() == same.finish())
   }
 
+  /// extend: a qualified event goes on at a lower probability; one that never qualified does not,
+  /// and nothing begins at it.
+  @Test func aQualifiedEventIsExtendedWorkedByHand() {
+    var c = ProbabilityDecoder.Configuration()
+    c.on = 0.9
+    c.off = 0.9
+    c.mergeGapSeconds = 0
+    c.minDurationSeconds = 1
+    // 1-2 at 0.95 (1 s: qualified at 2), then 0.6 and 0.7 until 4, 0.2 at 5.
+    let p = [0.1, 0.95, 0.95, 0.6, 0.7, 0.2, 0.1]
+    #expect(
+      decode(p, c) == [.init(start: 1, end: 2, reported: 2.5, peak: 0.95, windows: 2, cancelled: false)])
+    c.extend = 0.5
+    #expect(
+      decode(p, c) == [.init(start: 1, end: 4, reported: 2.5, peak: 0.95, windows: 4, cancelled: false)])
+    // A blip at on for less than min_duration_s is not extended: still too short, dropped.
+    #expect(decode([0.1, 0.95, 0.6, 0.7, 0.6, 0.1], c).isEmpty)
+    // And a run at extend alone begins nothing.
+    #expect(decode([0.1, 0.6, 0.7, 0.8, 0.6, 0.1], c).isEmpty)
+    // q extends too, once the event has qualified by p.
+    var decoder = ProbabilityDecoder(configuration: c)
+    var events: [ProbabilityDecoder.Event] = []
+    for (i, (pi, qi)) in zip([0.95, 0.95, 0.1, 0.1, 0.1], [0.1, 0.1, 0.55, 0.1, 0.1]).enumerated() {
+      if let e = decoder.add(center: Double(i), end: Double(i) + 0.5, probability: pi, sustained: qi) {
+        events.append(e)
+      }
+    }
+    #expect(
+      events + decoder.finish() == [
+        .init(start: 0, end: 2, reported: 1.5, peak: 0.95, windows: 3, cancelled: false)
+      ])
+    // Its floor: what the trees must still tell apart.
+    #expect(c.floor == 0.5 && c.primaryFloor == 0.5 && c.sustainedFloor == 0.5)
+  }
+
   /// What train writes: the hold keys only with hold_s set, so a model without the hold path is
   /// written as before it existed.
   @Test func theHoldKeysAreWrittenOnlyWhenSet() {
@@ -356,6 +391,7 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     let with = LearnedModel.descriptionJSON(
       spec: FeatureSpec(), labels: ["shake"], decoding: [c], training: "{}")
     #expect(!without.contains("hold") && with.contains("\"hold\": 0.95, \"hold_s\": 3}"), "\(with)")
+    #expect(!without.contains("extend") && !with.contains("extend"))
     #expect(!with.contains("sustained"))
     c.sustainedOn = 0.999
     c.sustainedOff = 0.5
@@ -365,6 +401,10 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
       sustained.contains("\"sustained\": {\"shake\": \"shake.sustained.xgb.json\"}")
         && sustained.contains("\"hold_s\": 3, \"sustained_on\": 0.999, \"sustained_off\": 0.5}"),
       "\(sustained)")
+    c.extend = 0.7
+    let extended = LearnedModel.descriptionJSON(
+      spec: FeatureSpec(), labels: ["shake"], decoding: [c], training: "{}", sustained: ["shake"])
+    #expect(extended.contains("\"sustained_off\": 0.5, \"extend\": 0.7}"), "\(extended)")
   }
 
   @Test func contradictoryDecodingsAreRefused() {

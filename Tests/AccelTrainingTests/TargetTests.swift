@@ -1,3 +1,4 @@
+import AccelEvaluation
 import AccelLearning
 import Testing
 
@@ -61,4 +62,45 @@ import Testing
     })
   #expect(all.contains { $0.sustainedOn == 0.999 && $0.sustainedOff == 0.999 && $0.holdSeconds == 0 })
   #expect(all.count > 400)
+}
+
+/// The extension searched last: among the `extend` values that keep the decoding's score (here
+/// its worst source's F1), the one covering the most of the positives' annotated time. A shake
+/// whose probability dips to 0.6 after it qualified is kept to its end at 0.5; 0.3 would also
+/// join it to the next shake across windows at 0.35 (one detection for two shakes, a lower F1),
+/// so 0.3 is not chosen.
+@Test func theExtensionCoversMoreWithoutLosingF1() throws {
+  func trace(_ p: [Double], shakes: [(Double, Double)], source: Int) -> (TraceWindows, [Double]) {
+    var t = TraceWindows(
+      name: "t", targets: [p.map { _ in 0 }],
+      annotations: shakes.map { LabeledInterval(start: $0.0, end: $0.1, label: "shake") }, source: source,
+      position: "hand")
+    t.centers = p.indices.map(Double.init)
+    t.ends = t.centers.map { $0 + 0.5 }
+    t.duration = source == 0 ? Double(p.count) : 3600
+    return (t, p)
+  }
+  var p = [Double](repeating: 0.1, count: 20)
+  for i in [2, 3, 14, 15] { p[i] = 0.99 }
+  for i in 4...11 { p[i] = 0.6 }
+  for i in [12, 13] { p[i] = 0.35 }
+  let positive = trace(p, shakes: [(2, 12), (14, 15)], source: 0)
+  let negative = trace([Double](repeating: 0.2, count: 30), shakes: [], source: 1)
+  var c = ProbabilityDecoder.Configuration()
+  c.on = 0.9
+  c.off = 0.9
+  c.minDurationSeconds = 0.5
+  c.mergeGapSeconds = 0.25
+  let candidates = Trainer.extensionCandidates(c)
+  #expect(candidates.first == c && candidates.dropFirst().map(\.extend) == [0.8, 0.7, 0.5, 0.3])
+  let (chosen, search) = try Trainer.chooseExtension(
+    traces: [positive.0, negative.0], probabilities: [positive.1, negative.1], sustained: nil, label: "shake",
+    settings: TrainingSettings(labels: ["shake"]), sourceCount: 2, decoding: c)
+  #expect(chosen.extend == 0.5, "\(chosen)")
+  #expect(search.map(\.decoding.extend) == [0.8, 0.7, 0.5, 0.3])
+  // 0.3 found one of the two shakes; 0.5 both.
+  #expect(search[2].total.tp == 2 && search[3].total.tp == 1)
+  // Nothing to extend below an event's own thresholds: the decoding alone.
+  c.off = 0.3
+  #expect(Trainer.extensionCandidates(c) == [c])
 }

@@ -282,10 +282,12 @@ def decode(ends, p, decoding, half_width, q=None):
     sustained classifier's probabilities q, an event also begins where q reaches sustained_on and
     goes on while q stays at or above sustained_off; with hold_s, it also begins where q has stayed
     at or above hold for hold_s (centre to centre; a window below hold, or more than a second
-    between two centres, breaks the run), at the run's first window."""
+    between two centres, breaks the run), at the run's first window. An event that has lasted
+    min_duration_s also goes on while p or q stays at or above extend."""
     on, off = decoding["on"], decoding["off"]
     sustained_on, sustained_off = decoding.get("sustained_on", 1), decoding.get("sustained_off", 1)
     hold, hold_s = decoding.get("hold", 1), decoding.get("hold_s", 0)
+    extend = decoding.get("extend", 1)
     q = p if q is None else q
     shortest, longest, gap = decoding["min_duration_s"], decoding["max_duration_s"], decoding["merge_gap_s"]
     events = []
@@ -313,7 +315,8 @@ def decode(ends, p, decoding, half_width, q=None):
             else:
                 run = (center, center, sustained)
         if open_event is not None:
-            if probability >= off or sustained >= sustained_off:
+            if probability >= off or sustained >= sustained_off or (
+                    open_event["reported"] is not None and max(probability, sustained) >= extend):
                 open_event["end"] = center
                 open_event["peak"] = max(open_event["peak"], probability, sustained)
                 note(end)
