@@ -127,7 +127,7 @@ public enum DetectorExport {
   /// registry and fails when one exceeds its figures or has shrunk by more than 5% below them.
   public static let footprint: [String: (ram: Int, flash: Int)] = [
     "three-peak": (148, 1016), "angular-change": (188, 1720), "seismic": (1020, 684), "swing": (364, 3380),
-    "orientation-change": (1344, 11280), "learned-shake": (3900, 47_100),
+    "orientation-change": (1344, 11280), "learned-shake": (3900, 47_200),
   ]
 
   /// What a sample of datasets/test/000.csv (30 s at 100 Hz with shakes, pushed without a
@@ -137,7 +137,7 @@ public enum DetectorExport {
   /// held as `footprint` is (ExportCLITests.deviceTimeIsWhatTheHeadersSay).
   public static let deviceCycles: [String: (mean: Int, worst: Int)] = [
     "three-peak": (113, 192), "angular-change": (400, 432), "seismic": (200, 282), "swing": (865, 1140),
-    "orientation-change": (412, 664), "learned-shake": (5400, 39_500),
+    "orientation-change": (412, 664), "learned-shake": (5900, 40_500),
   ]
 
   /// The clock `deviceCycles` is stated at in time: a wearable's Cortex-M4F runs at 48-120 MHz.

@@ -84,8 +84,8 @@ import Testing
 
   /// The benchmark's peer (benchmarks/peers/learned_shake.py: numpy's features, Python's xgboost,
   /// its own decoder) finds detect-shakes' events with the built-in model on generated sustained
-  /// shaking, where the sustained classifier's hold path begins the event (without it, the events
-  /// differ).
+  /// shaking, where the sustained classifier's hold path begins the event and `extend` keeps it
+  /// going (without either, the events differ).
   @Test func thePeerFindsDetectShakesEvents() throws {
     let python = try #require(
       Tools.python(importing: ["numpy", "scipy", "xgboost"]),
@@ -98,8 +98,8 @@ import Testing
     let description = String(
       decoding: readFile(Paths.packageRoot + "/models/shake/detector.json") ?? [], as: UTF8.self)
     #expect(
-      description.contains("\"hold_s\": "),
-      "the built-in model decodes without a hold: \(description.prefix(400))")
+      description.contains("\"hold_s\": ") && description.contains("\"extend\": "),
+      "the built-in model decodes without a hold or an extension: \(description.prefix(400))")
     func rows(_ text: String, _ columns: [String]) -> [[Double]] {
       let lines = text.split(separator: "\n")
       let header = lines.first.map { $0.split(separator: ",").map(String.init) } ?? []
@@ -112,6 +112,7 @@ import Testing
     let trace = dir + "/sus/000.csv"
     let ours = try accelkit(["detect-shakes", trace])
     let withoutHold = try accelkit(["detect-shakes", "--param", "hold_s=0", trace])
+    let withoutExtension = try accelkit(["detect-shakes", "--param", "extend=1", trace])
     let peer = try accelkit(
       [],
       shell:
@@ -121,6 +122,7 @@ import Testing
     let expected = rows(ours.stdout, columns)
     let found = rows(String(decoding: readFile(dir + "/peer.csv") ?? [], as: UTF8.self), columns)
     #expect(!expected.isEmpty && expected != rows(withoutHold.stdout, columns), "\(ours.stdout)")
+    #expect(expected != rows(withoutExtension.stdout, columns), "\(ours.stdout)")
     #expect(found.count == expected.count, "peer \(found), accelkit \(expected)")
     for (a, b) in zip(found, expected) {
       #expect(a.count == 3 && zip(a, b).allSatisfy { abs($0 - $1) < 1e-6 }, "peer \(a), accelkit \(b)")

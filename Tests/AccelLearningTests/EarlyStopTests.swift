@@ -55,8 +55,8 @@ import Testing
   }
 
   /// The runner's events (rows stopped early) are those of the decoder fed every row's full
-  /// probability, for the model's decoding and for a lower one whose floor the stops reach
-  /// differently.
+  /// probabilities (the label's classifier's and the sustained one's), for the model's decoding
+  /// and for a lower one whose floor the stops reach differently.
   @Test func theEventsAreThoseOfEveryRowScored() throws {
     let model = BuiltInModels.shake
     let scored = try Self.scoredRows(model)
@@ -72,7 +72,12 @@ import Testing
       var expected: [ProbabilityDecoder.Event] = []
       for (end, row) in scored {
         let p = row.withUnsafeBufferPointer { model.classifiers[0].probability($0) }
-        if let event = decoder.add(center: end - model.spec.halfSpanSeconds, end: end, probability: p) {
+        let q = model.sustained[0].map { sustained in
+          row.withUnsafeBufferPointer { sustained.probability($0) }
+        }
+        if let event = decoder.add(
+          center: end - model.spec.halfSpanSeconds, end: end, probability: p, sustained: q)
+        {
           expected.append(event)
         }
       }

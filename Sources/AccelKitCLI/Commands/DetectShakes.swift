@@ -51,7 +51,7 @@ struct DetectShakes: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "A learned model's directory (accelkit train's) instead of a rule; --param sets its decoding (on, off, min_duration_s, max_duration_s, merge_gap_s, hold, hold_s).",
+      "A learned model's directory (accelkit train's) instead of a rule; --param sets its decoding (on, off, min_duration_s, max_duration_s, merge_gap_s, hold, hold_s, sustained_on, sustained_off, extend).",
       valueName: "dir"))
   var model: String?
 
