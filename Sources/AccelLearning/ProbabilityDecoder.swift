@@ -30,8 +30,12 @@ import AccelCore
 /// at a lower probability than it began with: while p or q stays at or above `extend`. Within
 /// real shaking the probability dips between bursts; this keeps the event to the shaking's end
 /// without letting a blip that never qualifies last long enough to count. It begins no event, so
-/// it raises no false alarm (it may join two). 1 by default (nothing changes), and
-/// `detector.json` leaves it out.
+/// it raises no false alarm (it may join two). It reaches back too: a reported event starts at
+/// the first of the windows at or above `extend` that led up to it without a break (a window
+/// below, or more than `runBreakSeconds` between two), where the shaking began rather than where
+/// the classifier became sure of it; its minimum duration and report are still counted from
+/// where it began. A pending event waits while such a stretch that began within its merge gap
+/// goes on. 1 by default (nothing changes), and `detector.json` leaves it out.
 public struct ProbabilityDecoder: Sendable {
   public struct Configuration: TunableConfiguration {
     public var on = 0.5
@@ -148,6 +152,11 @@ public struct ProbabilityDecoder: Sendable {
   private var openReported: Double?
   private var pending: Event?
   private var pendingReported: Double?
+  /// With `extend` below 1: the current stretch of windows at or above it (first and last
+  /// centre), and where the open and the pending event reach back to.
+  private var reach: (start: Double, last: Double)?
+  private var openEarliest: Double?
+  private var pendingEarliest: Double?
 
   public init(configuration: Configuration) {
     self.configuration = configuration
@@ -173,6 +182,17 @@ public struct ProbabilityDecoder: Sendable {
         run = nil
       }
     }
+    if c.extend < 1 {
+      if max(p, q) >= c.extend {
+        if let r = reach, center - r.last <= Self.runBreakSeconds {
+          reach = (r.start, center)
+        } else {
+          reach = (center, center)
+        }
+      } else {
+        reach = nil
+      }
+    }
     if var event = open {
       // Once it has qualified (openReported is set), `extend` keeps it too.
       if p >= c.off || q >= c.sustainedOff || (openReported != nil && max(p, q) >= c.extend) {
@@ -187,9 +207,11 @@ public struct ProbabilityDecoder: Sendable {
       close(event)
     }
     if let waiting = pending, center - waiting.end > c.mergeGapSeconds,
-      run.map({ $0.start - waiting.end > c.mergeGapSeconds }) ?? true
+      run.map({ $0.start - waiting.end > c.mergeGapSeconds }) ?? true,
+      reach.map({ $0.start - waiting.end > c.mergeGapSeconds }) ?? true
     {
-      // (A run that began within the merge gap may still hold and continue it: it waits.)
+      // (A run, or a stretch at extend, that began within the merge gap may still begin an event
+      // that continues it: it waits.)
       done = release()
     }
     // An event begins at a window as likely as on, or where a run (kept only with hold_s) has
@@ -207,12 +229,15 @@ public struct ProbabilityDecoder: Sendable {
           start: waiting.start, end: center, reported: waiting.reported, peak: max(waiting.peak, b.peak),
           windows: waiting.windows + b.windows, cancelled: false)
         openReported = pendingReported
+        openEarliest = pendingEarliest
         pending = nil
         pendingReported = nil
+        pendingEarliest = nil
       } else {
         open = Event(
           start: b.start, end: center, reported: end, peak: b.peak, windows: b.windows, cancelled: false)
         openReported = nil
+        openEarliest = reach.map { min($0.start, b.start) }
       }
       noteReported(end: end)
     }
@@ -239,16 +264,22 @@ public struct ProbabilityDecoder: Sendable {
   private mutating func close(_ event: Event) {
     pending = event
     pendingReported = openReported
+    pendingEarliest = openEarliest
     openReported = nil
+    openEarliest = nil
   }
 
   private mutating func release() -> Event? {
     guard var event = pending else { return nil }
     pending = nil
-    defer { pendingReported = nil }
+    defer {
+      pendingReported = nil
+      pendingEarliest = nil
+    }
     guard let reported = pendingReported, event.end - event.start >= configuration.minDurationSeconds else {
       return nil
     }
+    event.start = min(event.start, pendingEarliest ?? event.start)
     event.reported = reported
     event.cancelled = event.end - event.start > configuration.maxDurationSeconds
     return event

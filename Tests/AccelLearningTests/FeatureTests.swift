@@ -345,8 +345,8 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     #expect(decoder.finish() == same.finish())
   }
 
-  /// extend: a qualified event goes on at a lower probability; one that never qualified does not,
-  /// and nothing begins at it.
+  /// extend: a qualified event goes on at a lower probability and reaches back to where it rose
+  /// to it; one that never qualified does not, and nothing begins at it.
   @Test func aQualifiedEventIsExtendedWorkedByHand() {
     var c = ProbabilityDecoder.Configuration()
     c.on = 0.9
@@ -360,6 +360,12 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     c.extend = 0.5
     #expect(
       decode(p, c) == [.init(start: 1, end: 4, reported: 2.5, peak: 0.95, windows: 4, cancelled: false)])
+    // It reaches back to where the windows first stayed at extend: 0.6 at 2 leads up to 3, where
+    // it began; it still qualifies (and is reported) a second after 3.
+    #expect(
+      decode([0.1, 0.4, 0.6, 0.95, 0.95, 0.6, 0.1], c) == [
+        .init(start: 2, end: 5, reported: 4.5, peak: 0.95, windows: 3, cancelled: false)
+      ])
     // A blip at on for less than min_duration_s is not extended: still too short, dropped.
     #expect(decode([0.1, 0.95, 0.6, 0.7, 0.6, 0.1], c).isEmpty)
     // And a run at extend alone begins nothing.
