@@ -181,11 +181,14 @@ extension ModelDetector: CExportable {
       long windows;
     } ak_detector_decoded;
 
-    /* One label's decoder: the event open, the one waiting, and the run of rows as likely as hold. */
+    /* One label's decoder: the event open, the one waiting, the run of rows as likely as hold, and
+       the stretch of rows as likely as extend with where the open and the waiting event reach back to. */
     typedef struct {
       int is_open, has_open_reported, is_pending, has_pending_reported, has_run;
+      int has_reach, has_open_earliest, has_pending_earliest;
       ak_detector_decoded open, pending, run;
       ak_detector_real open_reported, pending_reported;
+      ak_detector_real reach_start, reach_last, open_earliest, pending_earliest;
     } ak_detector_decoder;
 
     """
@@ -286,6 +289,9 @@ extension ModelDetector: CExportable {
       s->decoders[i].pending = s->decoders[i].run = s->decoders[i].open;
       s->decoders[i].has_run = 0;
       s->decoders[i].open_reported = s->decoders[i].pending_reported = 0;
+      s->decoders[i].has_reach = s->decoders[i].has_open_earliest = s->decoders[i].has_pending_earliest = 0;
+      s->decoders[i].reach_start = s->decoders[i].reach_last = 0;
+      s->decoders[i].open_earliest = s->decoders[i].pending_earliest = 0;
     }
     s->queue_head = s->queued = 0;
     """
@@ -361,7 +367,10 @@ extension ModelDetector: CExportable {
        above 0, at the first of rows whose q stayed as likely as hold for hold_time, a gap over
        RUN_BREAK_S apart breaking them), goes on while p stays as likely as off or q as
        sustained_off (or, once it is min_duration long, while either stays as likely as extend),
-       continues one that ended within merge_gap, and is reported once it is min_duration long. */
+       continues one that ended within merge_gap, and is reported once it is min_duration long.
+       With extend below 1, a reported event starts where the rows leading up to it without a
+       break first stayed as likely as extend, and a waiting event waits while such a stretch that
+       began within its merge gap goes on. */
     static inline void ak_detector_note_reported(ak_detector_decoder *d, int l, ak_detector_real end) {
       if (d->has_open_reported || !d->is_open || !(d->open.end - d->open.start >= ak_detector_min_duration[l])) return;
       d->open_reported = end;
@@ -375,15 +384,20 @@ extension ModelDetector: CExportable {
       d->pending_reported = d->open_reported;
       d->has_pending_reported = d->has_open_reported;
       d->has_open_reported = 0;
+      d->pending_earliest = d->open_earliest;
+      d->has_pending_earliest = d->has_open_earliest;
+      d->has_open_earliest = 0;
     }
 
     static inline void ak_detector_release(ak_detector_state *s, int l) {
       ak_detector_decoder *d = &s->decoders[l];
-      int reported = d->has_pending_reported;
+      int reported = d->has_pending_reported, reaches = d->has_pending_earliest;
       if (!d->is_pending) return;
       d->is_pending = 0;
       d->has_pending_reported = 0;
+      d->has_pending_earliest = 0;
       if (!reported || !(d->pending.end - d->pending.start >= ak_detector_min_duration[l])) return;
+      if (reaches && d->pending_earliest < d->pending.start) d->pending.start = d->pending_earliest;
       ak_detector_enqueue(s, l, &d->pending, d->pending_reported,
                           d->pending.end - d->pending.start > ak_detector_max_duration[l]);
     }
@@ -391,7 +405,19 @@ extension ModelDetector: CExportable {
     static inline void ak_detector_decode(ak_detector_state *s, int l, ak_detector_real center, ak_detector_real end,
                                           ak_detector_real p, ak_detector_real q) {
       ak_detector_decoder *d = &s->decoders[l];
-      int held;
+      int held, fresh = 0;
+      if (ak_detector_extend[l] < 1) {
+        if (p >= ak_detector_extend[l] || q >= ak_detector_extend[l]) {
+          if (d->has_reach && center - d->reach_last <= AK_DETECTOR_RUN_BREAK_S) {
+            d->reach_last = center;
+          } else {
+            d->reach_start = d->reach_last = center;
+            d->has_reach = 1;
+          }
+        } else {
+          d->has_reach = 0;
+        }
+      }
       if (ak_detector_hold_time[l] > 0) {
         if (q >= ak_detector_hold[l]) {
           if (d->has_run && center - d->run.end <= AK_DETECTOR_RUN_BREAK_S) {
@@ -418,7 +444,8 @@ extension ModelDetector: CExportable {
       }
       /* A run that began within the merge gap may still hold and continue the pending event. */
       if (d->is_pending && center - d->pending.end > ak_detector_merge_gap[l] &&
-          !(d->has_run && d->run.start - d->pending.end <= ak_detector_merge_gap[l]))
+          !(d->has_run && d->run.start - d->pending.end <= ak_detector_merge_gap[l]) &&
+          !(d->has_reach && d->reach_start - d->pending.end <= ak_detector_merge_gap[l]))
         ak_detector_release(s, l);
       /* A run (kept only with hold_time) that held long enough begins at its first row. */
       held = d->has_run && center - d->run.start >= ak_detector_hold_time[l];
@@ -428,15 +455,24 @@ extension ModelDetector: CExportable {
           d->open.windows += held ? d->run.windows : 1;
           d->open_reported = d->pending_reported;
           d->has_open_reported = d->has_pending_reported;
+          d->open_earliest = d->pending_earliest;
+          d->has_open_earliest = d->has_pending_earliest;
           d->is_pending = 0;
           d->has_pending_reported = 0;
+          d->has_pending_earliest = 0;
         } else if (held) {
           d->open = d->run;
           d->has_open_reported = 0;
+          fresh = 1;
         } else {
           d->open.start = center;
           d->open.windows = 1;
           d->has_open_reported = 0;
+          fresh = 1;
+        }
+        if (fresh) {
+          d->has_open_earliest = d->has_reach;
+          d->open_earliest = d->has_reach && d->reach_start < d->open.start ? d->reach_start : d->open.start;
         }
         d->open.end = center;
         d->is_open = 1;

@@ -283,7 +283,9 @@ def decode(ends, p, decoding, half_width, q=None):
     goes on while q stays at or above sustained_off; with hold_s, it also begins where q has stayed
     at or above hold for hold_s (centre to centre; a window below hold, or more than a second
     between two centres, breaks the run), at the run's first window. An event that has lasted
-    min_duration_s also goes on while p or q stays at or above extend."""
+    min_duration_s also goes on while p or q stays at or above extend, and, reported, starts where
+    the windows leading up to it without such a break first stayed at or above extend (a pending
+    event waits while such a stretch that began within its merge gap goes on)."""
     on, off = decoding["on"], decoding["off"]
     sustained_on, sustained_off = decoding.get("sustained_on", 1), decoding.get("sustained_off", 1)
     hold, hold_s = decoding.get("hold", 1), decoding.get("hold_s", 0)
@@ -291,13 +293,15 @@ def decode(ends, p, decoding, half_width, q=None):
     q = p if q is None else q
     shortest, longest, gap = decoding["min_duration_s"], decoding["max_duration_s"], decoding["merge_gap_s"]
     events = []
-    open_event = pending = run = None
+    open_event = pending = run = reach = None
 
     def release():
         nonlocal pending
         event, pending = pending, None
         if event is None or event["reported"] is None or event["end"] - event["start"] < shortest:
             return
+        if event["earliest"] is not None:
+            event["start"] = min(event["start"], event["earliest"])
         event["status"] = "cancelled" if event["end"] - event["start"] > longest else "ended"
         events.append(event)
 
@@ -314,6 +318,13 @@ def decode(ends, p, decoding, half_width, q=None):
                 run = (run[0], center, max(run[2], sustained))
             else:
                 run = (center, center, sustained)
+        if extend < 1:
+            if max(probability, sustained) < extend:
+                reach = None
+            elif reach is not None and center - reach[1] <= RUN_BREAK:
+                reach = (reach[0], center)
+            else:
+                reach = (center, center)
         if open_event is not None:
             if probability >= off or sustained >= sustained_off or (
                     open_event["reported"] is not None and max(probability, sustained) >= extend):
@@ -323,7 +334,8 @@ def decode(ends, p, decoding, half_width, q=None):
                 continue
             pending, open_event = open_event, None
         # A run that began within the merge gap may still hold and continue the pending event.
-        if pending is not None and center - pending["end"] > gap and (run is None or run[0] - pending["end"] > gap):
+        if pending is not None and center - pending["end"] > gap and (run is None or run[0] - pending["end"] > gap) \
+                and (reach is None or reach[0] - pending["end"] > gap):
             release()
         if run is not None and center - run[0] >= hold_s:
             begin = (run[0], run[2])
@@ -336,7 +348,8 @@ def decode(ends, p, decoding, half_width, q=None):
                 open_event = dict(pending, end=center, peak=max(pending["peak"], begin[1]))
                 pending = None
             else:
-                open_event = {"start": begin[0], "end": center, "reported": None, "peak": begin[1]}
+                open_event = {"start": begin[0], "end": center, "reported": None, "peak": begin[1],
+                              "earliest": None if reach is None else min(reach[0], begin[0])}
             note(end)
     if open_event is not None:
         pending = open_event
