@@ -442,7 +442,8 @@ extension ModelDetector: CExportable {
         }
         ak_detector_close(d);
       }
-      /* A run that began within the merge gap may still hold and continue the pending event. */
+      /* A run, or a stretch as likely as extend, that began within the merge gap may still begin an
+         event that continues the pending one: it waits. */
       if (d->is_pending && center - d->pending.end > ak_detector_merge_gap[l] &&
           !(d->has_run && d->run.start - d->pending.end <= ak_detector_merge_gap[l]) &&
           !(d->has_reach && d->reach_start - d->pending.end <= ak_detector_merge_gap[l]))
