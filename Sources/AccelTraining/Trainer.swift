@@ -267,7 +267,7 @@ public enum Trainer {
       }
       // Last, with the rest fixed, how far a qualified event goes on.
       let scored = sustained == nil ? primary : Array(traces.indices)
-      let extended = try chooseExtension(
+      let extended = chooseExtension(
         traces: scored.map { traces[$0] }, probabilities: scored.map { probabilities[$0] },
         sustained: sustained.map { q in scored.map { q.probabilities[$0] } }, label: label,
         settings: settings,
@@ -541,29 +541,31 @@ public enum Trainer {
   static func chooseExtension(
     traces: [TraceWindows], probabilities: [[Double]], sustained: [[Double]]?, label: String,
     settings: TrainingSettings, sourceCount: Int, decoding: ProbabilityDecoder.Configuration
-  ) throws -> (
+  ) -> (
     ProbabilityDecoder.Configuration,
     [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
   ) {
     let candidates = extensionCandidates(decoding)
     guard candidates.count > 1 else { return (decoding, []) }
-    let (_, search) = try chooseDecoding(
+    // Decoded once, scored twice: by the settings' own objective and by the time covered.
+    let decoded = decodedMetrics(
       traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
       sourceCount: sourceCount, candidates: candidates)
-    var covering = settings
-    covering.objective.metric = "segment_recall"
-    covering.objective.maximize = true
-    let (_, coverage) = try chooseDecoding(
-      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: covering,
-      sourceCount: sourceCount, candidates: candidates)
+    var covering = settings.objective
+    covering.metric = "segment_recall"
+    covering.maximize = true
+    let own = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
+    let coverage = decoded.map { score($0.total, bySource: $0.bySource, objective: covering) }
     var best = 0
     for k in candidates.indices.dropFirst()
-    where !settings.objective.isBetter((search[0].score, 0), than: (search[k].score, 0))
-      && covering.objective.isBetter((coverage[k].score, k), than: (coverage[best].score, best))
+    where !settings.objective.isBetter((own[0], 0), than: (own[k], 0))
+      && covering.isBetter((coverage[k], k), than: (coverage[best], best))
     {
       best = k
     }
-    return (candidates[best], Array(search.dropFirst()))
+    return (
+      candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
+    )
   }
 
   /// When the bounds left no useful decoding, why and what would help: no decoding met them
@@ -608,34 +610,48 @@ public enum Trainer {
     [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
   ) {
     let candidates = candidates ?? self.candidates
-    let scored = parallelMap(candidates, jobs: settings.parallelism) { c -> (TuningScore, Metrics) in
+    let decoded = decodedMetrics(
+      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
+      sourceCount: sourceCount, candidates: candidates)
+    let scored = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
+    var best = 0
+    for k in scored.indices.dropFirst()
+    where settings.objective.isBetter((scored[k], k), than: (scored[best], best)) { best = k }
+    return (candidates[best], candidates.indices.map { (candidates[$0], scored[$0], decoded[$0].total) })
+  }
+
+  /// Each candidate decoding's metrics over all traces, and per source when the decoding is
+  /// chosen by the worst source (else none).
+  static func decodedMetrics(
+    traces: [TraceWindows], probabilities: [[Double]], sustained: [[Double]]?, label: String,
+    settings: TrainingSettings, sourceCount: Int, candidates: [ProbabilityDecoder.Configuration]
+  ) -> [(total: Metrics, bySource: [Metrics]?)] {
+    parallelMap(candidates, jobs: settings.parallelism) { c -> (total: Metrics, bySource: [Metrics]?) in
       let perTrace = traces.indices.map {
         metrics(
           traces[$0], probabilities[$0], sustained: sustained?[$0], label: label, decoding: c,
           tolerance: settings.tolerance)
       }
       let total = perTrace.reduce(Metrics(), +)
-      guard settings.worstSource, sourceCount >= 2 else { return (settings.objective.score(total), total) }
+      guard settings.worstSource, sourceCount >= 2 else { return (total, nil) }
       var bySource = [Metrics](repeating: Metrics(), count: sourceCount)
       for t in traces.indices { bySource[traces[t].source] = bySource[traces[t].source] + perTrace[t] }
-      // The bounds hold on every negative source (one without the label's events: a source of
-      // positives is scored by the objective, its few background false alarms through
-      // precision); the objective is the worst source's.
-      let negatives = bySource.filter { $0.tp + $0.fn == 0 && $0.duration > 0 }
-      let positives = bySource.filter { $0.tp + $0.fn > 0 }
-      let bounded = settings.objective.score(total, groups: negatives.isEmpty ? nil : negatives)
-      let aimed = settings.objective.score(total, groups: positives)
-      return (
-        TuningScore(
-          violation: bounded.violation, objective: aimed.objective,
-          falseAlarmsPerHour: total.falseAlarmsPerHour),
-        total
-      )
+      return (total, bySource)
     }
-    var best = 0
-    for k in scored.indices.dropFirst()
-    where settings.objective.isBetter((scored[k].0, k), than: (scored[best].0, best)) { best = k }
-    return (candidates[best], candidates.indices.map { (candidates[$0], scored[$0].0, scored[$0].1) })
+  }
+
+  /// A decoding's score by `objective`: over all traces, or, per source, the bounds on every
+  /// negative source (one without the label's events: a source of positives is scored by the
+  /// objective, its few background false alarms through precision) and the worst positive
+  /// source's objective.
+  static func score(_ total: Metrics, bySource: [Metrics]?, objective: TuningObjective) -> TuningScore {
+    guard let bySource else { return objective.score(total) }
+    let negatives = bySource.filter { $0.tp + $0.fn == 0 && $0.duration > 0 }
+    let positives = bySource.filter { $0.tp + $0.fn > 0 }
+    let bounded = objective.score(total, groups: negatives.isEmpty ? nil : negatives)
+    let aimed = objective.score(total, groups: positives)
+    return TuningScore(
+      violation: bounded.violation, objective: aimed.objective, falseAlarmsPerHour: total.falseAlarmsPerHour)
   }
 
   /// One trace's metrics for `label` when its probabilities (and its sustained classifier's, q)

@@ -630,7 +630,10 @@ extension ExportCLITests {
     let other = try accelkit([
       "export", "--rule", "swing", "--param", "swing_g=1.5", "--precision", "float", "-o", dir + "/o",
     ])
-    #expect(other.stderr.contains("scripts/footprint DIR measures this header"), "\(other.stderr)")
+    #expect(
+      other.stderr.contains(
+        "scripts/footprint DIR measures this header, scripts/device_time DIR its time a sample"),
+      "\(other.stderr)")
   }
 
   /// Every detector of the registry, exported in float with its defaults, built for a Cortex-M4F
@@ -698,7 +701,7 @@ extension ExportCLITests {
 
         """
       try FileManager.default.createDirectory(atPath: dir + "/" + name, withIntermediateDirectories: true)
-      try Data(header.utf8).write(to: URL(fileURLWithPath: dir + "/" + name + "/accelkit_detector.h"))
+      writeFile(dir + "/" + name + "/accelkit_detector.h", header)
       let run = try accelkit(
         [], shell: "'\(Paths.packageRoot)/scripts/device_time' '\(dir)/\(name)' '\(trace)' --samples 50")
       try #require(run.status == 0, "\(name): \(run.stderr)")
@@ -710,6 +713,13 @@ extension ExportCLITests {
     // The loop, the mark and the empty push's arguments are taken off: the nop is all that is left.
     #expect(nop == [50, 0, 1, 1, 1], "\(nop)")
     #expect(more == [50, 0, 5, 34, 34], "\(more)")
+    // Bad samples name their file, line and column; a directory without a header is unreadable.
+    writeFile(dir + "/bad.csv", "t,x,y,z\n0,0,0,-1\n0.01,0,x1,-1\n")
+    let bad = try accelkit(
+      [], shell: "'\(Paths.packageRoot)/scripts/device_time' '\(dir)/nop' '\(dir)/bad.csv'")
+    #expect(bad.status == 65 && bad.stderr.contains("\(dir)/bad.csv:3:8: not a number"), "\(bad.stderr)")
+    let none = try accelkit([], shell: "'\(Paths.packageRoot)/scripts/device_time' '\(dir)/nowhere'")
+    #expect(none.status == 66 && none.stderr.contains("no accelkit_detector.h"), "\(none.stderr)")
   }
 
   /// train --ram 4KiB --flash 32KiB: the model it writes, exported in float and built for the

@@ -222,6 +222,20 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     return events + decoder.finish()
   }
 
+  /// The same with a sustained classifier's q beside p.
+  func decode(_ p: [Double], _ q: [Double], _ c: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
+    .Event]
+  {
+    var decoder = ProbabilityDecoder(configuration: c)
+    var events: [ProbabilityDecoder.Event] = []
+    for i in p.indices {
+      if let e = decoder.add(center: Double(i), end: Double(i) + 0.5, probability: p[i], sustained: q[i]) {
+        events.append(e)
+      }
+    }
+    return events + decoder.finish()
+  }
+
   @Test func hysteresisMergeAndDurationsWorkedByHand() {
     var c = ProbabilityDecoder.Configuration()
     c.on = 0.8
@@ -297,18 +311,6 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     c.mergeGapSeconds = 0
     c.sustainedOn = 0.999
     c.sustainedOff = 0.5
-    func decode(_ p: [Double], _ q: [Double], _ c: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
-      .Event]
-    {
-      var decoder = ProbabilityDecoder(configuration: c)
-      var events: [ProbabilityDecoder.Event] = []
-      for i in p.indices {
-        if let e = decoder.add(center: Double(i), end: Double(i) + 0.5, probability: p[i], sustained: q[i]) {
-          events.append(e)
-        }
-      }
-      return events + decoder.finish()
-    }
     // p alone: 2-3. q begins nothing here (never 0.999) but keeps it going while >= 0.5 (to 5).
     let p = [0.1, 0.1, 0.99, 0.99, 0.1, 0.1, 0.1, 0.1]
     let q = [0.1, 0.1, 0.1, 0.1, 0.6, 0.7, 0.2, 0.1]
@@ -371,15 +373,8 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     // And a run at extend alone begins nothing.
     #expect(decode([0.1, 0.6, 0.7, 0.8, 0.6, 0.1], c).isEmpty)
     // q extends too, once the event has qualified by p.
-    var decoder = ProbabilityDecoder(configuration: c)
-    var events: [ProbabilityDecoder.Event] = []
-    for (i, (pi, qi)) in zip([0.95, 0.95, 0.1, 0.1, 0.1], [0.1, 0.1, 0.55, 0.1, 0.1]).enumerated() {
-      if let e = decoder.add(center: Double(i), end: Double(i) + 0.5, probability: pi, sustained: qi) {
-        events.append(e)
-      }
-    }
     #expect(
-      events + decoder.finish() == [
+      decode([0.95, 0.95, 0.1, 0.1, 0.1], [0.1, 0.1, 0.55, 0.1, 0.1], c) == [
         .init(start: 0, end: 2, reported: 1.5, peak: 0.95, windows: 3, cancelled: false)
       ])
     // Its floor: what the trees must still tell apart.

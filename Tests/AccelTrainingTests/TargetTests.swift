@@ -69,7 +69,7 @@ import Testing
 /// whose probability dips to 0.6 after it qualified is kept to its end at 0.5; 0.3 would also
 /// join it to the next shake across windows at 0.35 (one detection for two shakes, a lower F1),
 /// so 0.3 is not chosen.
-@Test func theExtensionCoversMoreWithoutLosingF1() throws {
+@Test func theExtensionCoversMoreWithoutLosingF1() {
   func trace(_ p: [Double], shakes: [(Double, Double)], source: Int) -> (TraceWindows, [Double]) {
     var t = TraceWindows(
       name: "t", targets: [p.map { _ in 0 }],
@@ -93,7 +93,7 @@ import Testing
   c.mergeGapSeconds = 0.25
   let candidates = Trainer.extensionCandidates(c)
   #expect(candidates.first == c && candidates.dropFirst().map(\.extend) == [0.8, 0.7, 0.5, 0.3])
-  let (chosen, search) = try Trainer.chooseExtension(
+  let (chosen, search) = Trainer.chooseExtension(
     traces: [positive.0, negative.0], probabilities: [positive.1, negative.1], sustained: nil, label: "shake",
     settings: TrainingSettings(labels: ["shake"]), sourceCount: 2, decoding: c)
   #expect(chosen.extend == 0.5, "\(chosen)")
