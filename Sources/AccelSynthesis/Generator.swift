@@ -280,12 +280,14 @@ public enum Generator {
           ? rng.uniform(0.7, 3)
           : max(0.5, min(4, travel * pow(2 * .pi * hz, 2) / AccelerationUnit.standardGravity))
         // Sustained shaking (the scenario's own draws, after the shared ones, so that the other
-        // scenarios' traces do not change): longer, harder, in bursts.
+        // scenarios' traces do not change): longer, harder, in bursts, and as slow as 1.2 Hz (the
+        // whole arm pumping, as real bouts often are: docs/GESTURES.md). The hand travels at most
+        // 40 cm each way, which keeps a slow shake's peak within 0.4 (2 pi f)^2 (2.3 g at 1.2 Hz).
         var bursts: [String: Double] = [:]
         if scenario == .sustained {
-          hz = rng.uniform(2, 5)
+          hz = rng.uniform(1.2, 5)
           length = rng.uniform(8, 60)
-          peak = rng.uniform(1.5, 6)
+          peak = min(rng.uniform(1.5, 6), 0.4 * pow(2 * .pi * hz, 2) / AccelerationUnit.standardGravity)
           let burst = rng.uniform(2, 8)
           let pause = rng.uniform(0.2, 0.9)
           // Whole bursts: the shaking ends with a burst, not in a pause.

@@ -85,6 +85,25 @@ import Testing
     #expect(bouts >= 4)
   }
 
+  /// Sustained shaking goes as slow as 1.2 Hz, and a slow shake is gentler: the hand travels at
+  /// most 40 cm each way, so the peak stays within 0.4 (2 pi f)^2 (2.3 g at 1.2 Hz; a 4 Hz shake
+  /// may reach 6 g).
+  @Test func slowSustainedShakingTravelsAtMostFortyCentimetres() {
+    var slow = 0
+    for index in 0..<60 {
+      let g = Generator.trace(seed: 7, index: index, scenario: .sustained, duration: Scenario.sustained.traceSeconds)
+      for segment in g.segments where segment.label == "shake" {
+        let f = segment.parameters["hz"]!
+        let peak = segment.parameters["peak_g"]!
+        #expect(f >= 1.2 && f <= 5)
+        #expect(peak >= 0.5 && peak <= 6)
+        #expect(peak <= 0.4 * pow(2 * .pi * f, 2) / AccelerationUnit.standardGravity + 1e-12, "\(f) Hz, \(peak) g")
+        if f < 2 { slow += 1 }
+      }
+    }
+    #expect(slow >= 5, "a fifth of the draws should be below 2 Hz")
+  }
+
   @Test func scenariosControlTheShakes() {
     var shakes = 0
     for index in 0..<10 {
