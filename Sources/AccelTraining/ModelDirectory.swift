@@ -109,6 +109,17 @@ public enum ModelDirectory {
       + labels.map { "\($0).importance.svg" }
   }
 
+  /// A decoding as train prints it: the thresholds, then only the parts that are in use (the
+  /// sustained classifier's thresholds, a hold, an extension).
+  public static func describe(_ c: ProbabilityDecoder.Configuration) -> String {
+    "on \(formatNumber(c.on)), off \(formatNumber(c.off)), "
+      + "min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))"
+      + (c.hasSustainedThresholds
+        ? "; sustained on \(formatNumber(c.sustainedOn)), off \(formatNumber(c.sustainedOff))" : "")
+      + (c.holdSeconds > 0 ? ", hold \(formatNumber(c.hold)) for \(formatNumber(c.holdSeconds)) s" : "")
+      + (c.extend < 1 ? ", extend \(formatNumber(c.extend))" : "")
+  }
+
   /// What train prints: per label, the decoding chosen and the held-out figures, per source
   /// when there are several.
   public static func summary(_ result: TrainingResult) -> String {
@@ -118,15 +129,7 @@ public enum ModelDirectory {
       result.settings.foldsBySource
       ? "one source held out at a time\n" : "\(result.settings.folds) folds of traces held out\n"
     for l in result.labels {
-      let c = l.decoding
-      text +=
-        "\(l.label): on \(formatNumber(c.on)), off \(formatNumber(c.off)), "
-        + "min_duration_s \(formatNumber(c.minDurationSeconds)), merge_gap_s \(formatNumber(c.mergeGapSeconds))"
-        + (c.hasSustainedThresholds
-          ? "; sustained on \(formatNumber(c.sustainedOn)), off \(formatNumber(c.sustainedOff))" : "")
-        + (c.holdSeconds > 0 ? ", hold \(formatNumber(c.hold)) for \(formatNumber(c.holdSeconds)) s" : "")
-        + (c.extend < 1 ? ", extend \(formatNumber(c.extend))" : "")
-        + "\n"
+      text += "\(l.label): \(describe(l.decoding))\n"
       text += "  held out: " + line(l.total, traces: l.traces.map(\.metrics)) + "\n"
       for note in l.notes { text += "  note: \(note)\n" }
       if l.sources.count > 1 {

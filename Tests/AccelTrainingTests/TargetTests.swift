@@ -104,3 +104,22 @@ import Testing
   c.off = 0.3
   #expect(Trainer.extensionCandidates(c) == [c])
 }
+
+/// train's summary names only the parts of a decoding in use: the built-in model's line, and a
+/// plain decoding without a sustained classifier, a hold or an extension.
+@Test func theDecodingLineNamesThePartsInUse() {
+  var c = ProbabilityDecoder.Configuration()
+  c.on = 0.99
+  c.off = 0.99
+  c.minDurationSeconds = 0.2
+  c.mergeGapSeconds = 1.5
+  #expect(ModelDirectory.describe(c) == "on 0.99, off 0.99, min_duration_s 0.2, merge_gap_s 1.5")
+  c.sustainedOff = 0.995
+  c.hold = 0.995
+  c.holdSeconds = 1
+  c.extend = 0.3
+  #expect(
+    ModelDirectory.describe(c)
+      == "on 0.99, off 0.99, min_duration_s 0.2, merge_gap_s 1.5; sustained on 1, off 0.995, hold 0.995 for 1 s, "
+      + "extend 0.3")
+}
