@@ -78,9 +78,9 @@ public enum Scenario: String, CaseIterable, Sendable {
   /// Everything but shakes: every detection is a false alarm.
   case negatives
   /// Sustained shaking as people do it when asked to shake a device: 8-60 s of vigorous shaking
-  /// at 1.2-5 Hz (1.5-6 g, less below 2 Hz, clipped by the sensor's range) in bursts of 2-8 s with pauses under a second, the
-  /// hand tracing an ellipse and the wrist turning, one event from the first burst's start to the
-  /// last one's end, in traces of 90 s.
+  /// at 1.2-5 Hz (1.5-6 g, less below 2 Hz, clipped by the sensor's range) in bursts of 2-8 s
+  /// with pauses under a second, the hand tracing an ellipse and the wrist turning, one event from
+  /// the first burst's start to the last one's end, in traces of 90 s.
   case sustained
 
   /// How long each trace lasts, in seconds.

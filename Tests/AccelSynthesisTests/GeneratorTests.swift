@@ -96,7 +96,7 @@ import Testing
         let f = segment.parameters["hz"]!
         let peak = segment.parameters["peak_g"]!
         #expect(f >= 1.2 && f <= 5)
-        #expect(peak >= 0.5 && peak <= 6)
+        #expect(peak >= 1.5 && peak <= 6)
         #expect(peak <= 0.4 * pow(2 * .pi * f, 2) / AccelerationUnit.standardGravity + 1e-12, "\(f) Hz, \(peak) g")
         if f < 2 { slow += 1 }
       }
