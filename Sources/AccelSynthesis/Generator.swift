@@ -82,6 +82,11 @@ public enum Scenario: String, CaseIterable, Sendable {
   /// with pauses under a second, the hand tracing an ellipse and the wrist turning, one event from
   /// the first burst's start to the last one's end, in traces of 90 s.
   case sustained
+  /// Hard negatives, no shakes: an arm chopping with the device in the hand (the forearm swung
+  /// down about the elbow and stopped, again and again) and the device rocked like a steering
+  /// wheel in both hands (turned back and forth about its screen's normal), between everyday
+  /// stretches.
+  case hardNegatives = "hard-negatives"
 
   /// How long each trace lasts, in seconds.
   public var traceSeconds: Double { self == .sustained ? 90 : 30 }
@@ -263,6 +268,40 @@ public enum Generator {
       default:
         add(.vehicle, rng.uniform(4, 8), to: attitude, ["vibration_g": rng.uniform(0.03, 0.15)])
       }
+      // Hard negatives (the scenario's own draws, so that the other scenarios' traces do not
+      // change): after most stretches a run of chops or a spell of steering.
+      if scenario == .hardNegatives {
+        guard rng.chance(0.8) else { continue }
+        let side: Double = rng.chance(0.5) ? 1 : -1
+        if rng.chance(0.5) {
+          // The device in the hand, its top along the forearm and its screen facing sideways
+          // (roll a quarter turn), the forearm raised 0.3-1.2 rad; each chop swings it down by
+          // 0.6-1.3 rad about the elbow, 25-40 cm away, in 0.2-0.35 s, holds, and lifts it back.
+          let top = Attitude3(pitch: rng.uniform(0.3, 1.2), roll: side * .pi / 2 + rng.uniform(-0.3, 0.3))
+          add(.turn, rng.uniform(0.6, 1.2), to: top)
+          add(
+            .chop, rng.uniform(3, 10), to: top,
+            [
+              "drop_rad": rng.uniform(0.6, 1.3), "radius_m": rng.uniform(0.25, 0.4),
+              "down_s": rng.uniform(0.2, 0.35), "hold_s": rng.uniform(0.05, 0.2),
+              "up_s": rng.uniform(0.3, 0.7), "pause_s": rng.uniform(0.05, 0.4),
+            ])
+        } else {
+          // Held in landscape in both hands, upright or tilted back, turned like a wheel by
+          // 0.3-1 rad each way at 0.4-1.5 Hz, the hands carrying it a little (0-0.15 g).
+          let level = Attitude3(
+            pitch: rng.uniform(-0.2, 0.2), roll: side * (.pi / 2 + rng.uniform(-0.6, 0.2)))
+          add(.turn, rng.uniform(0.6, 1.2), to: level)
+          add(
+            .steer, rng.uniform(3, 12), to: level,
+            [
+              "angle_rad": rng.uniform(0.3, 1), "hz": rng.uniform(0.4, 1.5), "sway_g": rng.uniform(0, 0.15),
+              "seed": rng.uniform(0, 6.28),
+            ])
+        }
+        add(.hold, rng.uniform(0.8, 1.5), to: holding(&rng), ["tremor_hz": 10, "tremor_g": 0.01])
+        continue
+      }
       // Then perhaps an event.
       let u = rng.uniform(0, 1)
       if u < shakeChance {
@@ -412,6 +451,19 @@ public enum Generator {
 
   static func formatRate(_ r: Double) -> String { r == r.rounded() ? String(Int(r)) : String(r) }
 
+  /// The hard-negatives scenario's own paragraph of the README (the other scenarios' READMEs are
+  /// what they were).
+  static let hardNegativesText = """
+
+
+    Hard negatives (this scenario, no shakes): after most stretches, a run of chops (the device in
+    the hand, its top along the forearm and its screen facing sideways; each chop swings the forearm
+    down by 0.6-1.3 rad about the elbow, 25-40 cm away, in 0.2-0.35 s, holds it 0.05-0.2 s and
+    lifts it back in 0.3-0.7 s; whole chops for 3-10 s) or a spell of steering (held in landscape
+    in both hands and turned like a wheel by 0.3-1 rad each way at 0.4-1.5 Hz for 3-12 s, the
+    hands swaying it by up to 0.15 g).
+    """
+
   static func readme(
     count: Int, seed: UInt64, scenario: Scenario, split: String, command: String, shakes: Int,
     duration: Double
@@ -449,7 +501,7 @@ public enum Generator {
     by a walking hand, the steps going on underneath. Also jiggles (one back-and-forth or one stroke
     at 3-7 Hz, 0.5-2.5 g: not shakes), taps (1-3 g, 10-30 ms), drops (0.2-0.4 s of free fall, then
     a 3-6 g impact), jumps (push-off, 0.3-0.5 s of flight, a 2.5-6 g landing), sitting down hard (a
-    1-3 g seat impact) and turning over (0.8-1.5 s).
+    1-3 g seat impact) and turning over (0.8-1.5 s).\(scenario == .hardNegatives ? hardNegativesText : "")
 
     ## Sensor model
     25% of traces: the iPhone LIS302DL of the seed material (100 Hz nominal, +-2.3 g clipping,

@@ -107,6 +107,11 @@ public struct MotionSegment: Sendable {
     case typing
     /// Cycling: road vibration and the pedalling sway.
     case bike
+    /// Chopping: the forearm swung down about the elbow and stopped, again and again, the device
+    /// in the hand (a hard negative).
+    case chop
+    /// Rocking the device like a steering wheel in both hands (a hard negative).
+    case steer
   }
   /// How a shake moves the device: four motion models drawn per shake, so that no rule or model
   /// can fit one model's regularities.
@@ -262,6 +267,44 @@ public struct MotionSegment: Sendable {
           0.1 * p["impact_g"]! * exp(-k / 0.03), 0, p["impact_g"]! * exp(-k / 0.03) * cos(2 * .pi * 6 * k)
         )
       }
+    case .chop:
+      // The forearm's angle below its raised position: down by drop_rad in down_s (a raised
+      // cosine), held, back up in up_s, paused. The hand, radius_m from the elbow, is pushed
+      // along the device's x by the angular acceleration (r phi'') and pulled towards the elbow,
+      // along y, by the turn (r phi'^2): the same in the device frame at every angle.
+      let (down, hold, up) = (p["down_s"]!, p["hold_s"]!, p["up_s"]!)
+      let cycle = down + hold + up + p["pause_s"]!
+      let k = local.truncatingRemainder(dividingBy: cycle)
+      let drop = p["drop_rad"]!
+      var (phi, rate, acceleration) = (0.0, 0.0, 0.0)
+      if k < down {
+        let w = Double.pi / down
+        phi = drop * (1 - cos(w * k)) / 2
+        rate = drop * w * sin(w * k) / 2
+        acceleration = drop * w * w * cos(w * k) / 2
+      } else if k < down + hold {
+        phi = drop
+      } else if k < down + hold + up {
+        let w = Double.pi / up
+        let j = k - down - hold
+        phi = drop * (1 + cos(w * j)) / 2
+        rate = -drop * w * sin(w * j) / 2
+        acceleration = -drop * w * w * cos(w * j) / 2
+      }
+      // Only whole chops: the last one is not begun if the segment would cut it.
+      if local - k + cycle > duration { (phi, rate, acceleration) = (0, 0, 0) }
+      attitude.pitch -= phi
+      let r = p["radius_m"]! / AccelerationUnit.standardGravity
+      // x's sign is the screen's side (the roll's).
+      device = ((sin(from.roll) >= 0 ? -r : r) * acceleration, r * rate * rate, 0)
+    case .steer:
+      // Turned about the screen's normal (pitch, with the roll a quarter turn), faded in and out
+      // over half a second, the hands swaying it a little at the same rate.
+      let taper = min(1, local / 0.5, max(0, duration - local) / 0.5)
+      let phase = 2 * .pi * p["hz"]! * local
+      attitude.pitch += p["angle_rad"]! * taper * sin(phase)
+      let sway = p["sway_g"]! * taper
+      world = (sway * sin(phase + p["seed"]!), 0, 0.5 * sway * sin(2 * phase))
     case .vehicle:
       let a = p["vibration_g"]!
       device = (

@@ -82,6 +82,33 @@ import Testing
     #expect(check.stdout.contains("shake: largest difference"), "\(check.stdout)")
   }
 
+  /// The built-in model never learned from chops or steering; on 20 generated minutes of them
+  /// (`generate --scenario hard-negatives`) it raises no false alarm, where swing raises several
+  /// (docs/GESTURES.md has the hours).
+  @Test func theBuiltInModelIsQuietOnChopsAndSteering() throws {
+    let dir = Paths.temporaryDirectory()
+    let generated = try accelkit([
+      "generate", "-o", dir + "/hard", "--traces", "40", "--seed", "23", "--scenario", "hard-negatives",
+    ])
+    try #require(generated.status == 0, "\(generated.stderr)")
+    let evaluated = try accelkit([
+      "evaluate", dir + "/hard", "--rule", "learned-shake", "--rule", "swing", "--format", "csv",
+      "-o", dir + "/e",
+    ])
+    try #require(evaluated.status == 0, "\(evaluated.stderr)")
+    let text = String(decoding: readFile(dir + "/e/summary.csv") ?? [], as: UTF8.self)
+    let lines = text.split(separator: "\n").map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+    let header = try #require(lines.first)
+    let rule = try #require(header.firstIndex(of: "rule"))
+    let fp = try #require(header.firstIndex(of: "fp"))
+    let falseAlarms = Dictionary(
+      uniqueKeysWithValues: lines.dropFirst().map { ($0[rule], Int($0[fp]) ?? -1) })
+    #expect(falseAlarms["learned-shake"] == 0, "\(text)")
+    #expect((falseAlarms["swing"] ?? 0) >= 3, "\(text)")
+  }
+
   /// The benchmark's peer (benchmarks/peers/learned_shake.py: numpy's features, Python's xgboost,
   /// its own decoder) finds detect-shakes' events with the built-in model on generated sustained
   /// shaking, where the sustained classifier's hold path begins the event and `extend` keeps it

@@ -91,17 +91,65 @@ import Testing
   @Test func slowSustainedShakingTravelsAtMostFortyCentimetres() {
     var slow = 0
     for index in 0..<60 {
-      let g = Generator.trace(seed: 7, index: index, scenario: .sustained, duration: Scenario.sustained.traceSeconds)
+      let g = Generator.trace(
+        seed: 7, index: index, scenario: .sustained, duration: Scenario.sustained.traceSeconds)
       for segment in g.segments where segment.label == "shake" {
         let f = segment.parameters["hz"]!
         let peak = segment.parameters["peak_g"]!
         #expect(f >= 1.2 && f <= 5)
         #expect(peak >= 1.5 && peak <= 6)
-        #expect(peak <= 0.4 * pow(2 * .pi * f, 2) / AccelerationUnit.standardGravity + 1e-12, "\(f) Hz, \(peak) g")
+        let cap = 0.4 * pow(2 * .pi * f, 2) / AccelerationUnit.standardGravity
+        #expect(peak <= cap + 1e-12, "\(f) Hz, \(peak) g")
         if f < 2 { slow += 1 }
       }
     }
     #expect(slow >= 5, "a fifth of the draws should be below 2 Hz")
+  }
+
+  /// Hard negatives: chops and steering, nothing annotated. Worked from a chop's parameters: half
+  /// way down the forearm has turned half its drop at its fastest (the elbow's pull r phi'^2 along
+  /// y, no push along x); held at the bottom nothing moves; a cycle later it is back at the top.
+  /// Steering turns the device about its screen's normal by angle_rad sin(2 pi f t).
+  @Test func hardNegativesAreChopsAndSteeringWithoutEvents() {
+    var (chops, steers) = (0, 0)
+    for index in 0..<12 {
+      let g = Generator.trace(
+        seed: 9, index: index, scenario: .hardNegatives, duration: Scenario.hardNegatives.traceSeconds)
+      #expect(!g.segments.contains { $0.label != nil || $0.kind == .shake })
+      for segment in g.segments where segment.kind == .chop {
+        let p = segment.parameters
+        let (down, hold, drop, radius) = (p["down_s"]!, p["hold_s"]!, p["drop_rad"]!, p["radius_m"]!)
+        let cycle = down + hold + p["up_s"]! + p["pause_s"]!
+        // A segment the trace's end cut holds only whole chops (perhaps none); the last 0.6 s settle.
+        guard segment.duration >= cycle + 0.6 else { continue }
+        chops += 1
+        let top = segment.state(at: segment.start)
+        let mid = segment.state(at: segment.start + down / 2)
+        let rate = drop * (.pi / down) / 2
+        #expect(abs(top.attitude.pitch - mid.attitude.pitch - drop / 2) < 1e-9)
+        #expect(abs(mid.deviceAcceleration.0) < 1e-9)
+        let pull = radius * rate * rate / AccelerationUnit.standardGravity
+        #expect(abs(mid.deviceAcceleration.1 - pull) < 1e-9)
+        let held = segment.state(at: segment.start + down + hold / 2)
+        #expect(abs(top.attitude.pitch - held.attitude.pitch - drop) < 1e-9)
+        #expect(abs(held.deviceAcceleration.0) + abs(held.deviceAcceleration.1) < 1e-12)
+        let again = segment.state(at: segment.start + cycle)
+        #expect(abs(again.attitude.pitch - top.attitude.pitch) < 1e-9)
+        // The peak of the swing: 0.6-6.5 g at the hand.
+        let peak = drop * pow(.pi / down, 2) / 2 * radius / AccelerationUnit.standardGravity
+        #expect(peak > 0.6 && peak < 6.5, "\(peak) g")
+      }
+      for segment in g.segments where segment.kind == .steer {
+        let p = segment.parameters
+        let at = 0.5 + 0.25 / p["hz"]!  // past the fade-in, a quarter turn of the wheel in
+        guard at < segment.duration - 0.6 else { continue }
+        steers += 1
+        let turned = segment.state(at: segment.start + at)
+        let expected = p["angle_rad"]! * sin(2 * .pi * p["hz"]! * at)
+        #expect(abs(turned.attitude.pitch - segment.from.pitch - expected) < 1e-9)
+      }
+    }
+    #expect(chops >= 3 && steers >= 3, "\(chops) chops, \(steers) spells of steering")
   }
 
   @Test func scenariosControlTheShakes() {

@@ -30,7 +30,9 @@ struct Generate: ParsableCommand {
   @Option(help: "The random seed.")
   var seed: UInt64 = 1
 
-  @Option(help: "mixed, shakes (a shake after most stretches), sustained (8-60 s of shaking in bursts, 90 s traces) or negatives (no shakes).")
+  @Option(
+    help:
+      "mixed, shakes (a shake after most stretches), sustained (8-60 s of shaking in bursts, 90 s traces), negatives (no shakes) or hard-negatives (no shakes: chopping and rocking like a steering wheel).")
   var scenario: Scenario = .mixed
 
   @Option(
