@@ -5,10 +5,8 @@
  * images' sizes is the detector's: flash = .text + .data, static RAM = .data + .bss.
  *
  *   accelkit export --precision float -o detector
- *   (the flags are those of Examples/firmware/cortex-m4f.flags, with -fstack-usage)
- *   arm-none-eabi-gcc -std=c99 -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os \
- *     -ffunction-sections -fdata-sections -fno-math-errno -fstack-usage --specs=nano.specs \
- *     --specs=nosys.specs -Wl,--gc-sections -I detector Examples/firmware/device.c -o device.elf -lm
+ *   arm-none-eabi-gcc $(cat Examples/firmware/cortex-m4f.flags) -fstack-usage -I detector \
+ *     Examples/firmware/device.c -o device.elf -lm
  *   arm-none-eabi-size device.elf
  *
  * The stack the detector needs is in device.su (-fstack-usage): the frames of the functions

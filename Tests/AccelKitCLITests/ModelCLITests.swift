@@ -2,6 +2,17 @@ import Foundation
 import TestSupport
 import Testing
 
+/// A CSV file's rows as records keyed by its header (an unreadable file: none).
+func csvRecords(_ path: String) -> [[String: String]] {
+  let lines = String(decoding: readFile(path) ?? [], as: UTF8.self).split(separator: "\n")
+  let header = lines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+  return lines.dropFirst().map { line in
+    Dictionary(
+      uniqueKeysWithValues: zip(
+        header ?? [], line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+  }
+}
+
 /// accelkit train, features and --model end to end: a model is written the same twice, detects
 /// and evaluates like a rule, and Python's xgboost reads it and predicts what accelkit predicts.
 @Suite struct ModelCLITests {
@@ -96,17 +107,11 @@ import Testing
       "-o", dir + "/e",
     ])
     try #require(evaluated.status == 0, "\(evaluated.stderr)")
-    let text = String(decoding: readFile(dir + "/e/summary.csv") ?? [], as: UTF8.self)
-    let lines = text.split(separator: "\n").map {
-      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-    }
-    let header = try #require(lines.first)
-    let rule = try #require(header.firstIndex(of: "rule"))
-    let fp = try #require(header.firstIndex(of: "fp"))
+    let rows = csvRecords(dir + "/e/summary.csv")
     let falseAlarms = Dictionary(
-      uniqueKeysWithValues: lines.dropFirst().map { ($0[rule], Int($0[fp]) ?? -1) })
-    #expect(falseAlarms["learned-shake"] == 0, "\(text)")
-    #expect((falseAlarms["swing"] ?? 0) >= 3, "\(text)")
+      uniqueKeysWithValues: rows.map { ($0["rule"] ?? "", Int($0["fp"] ?? "") ?? -1) })
+    #expect(falseAlarms["learned-shake"] == 0, "\(rows)")
+    #expect((falseAlarms["swing"] ?? 0) >= 3, "\(rows)")
   }
 
   /// The benchmark's peer (benchmarks/peers/learned_shake.py: numpy's features, Python's xgboost,
@@ -339,19 +344,8 @@ import Testing
     #expect(trained.stdout.contains("of the annotated time covered"), "\(trained.stdout)")
     let description = String(decoding: readFile(dir + "/m/detector.json") ?? [], as: UTF8.self)
     #expect(description.contains("\"objective\": \"maximise segment_recall subject to"), "\(description)")
-    func table(_ name: String) -> [[String: String]] {
-      let lines = String(decoding: readFile(dir + "/m/" + name) ?? [], as: UTF8.self).split(separator: "\n")
-      let header = lines.first.map {
-        $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      }
-      return lines.dropFirst().map { line in
-        Dictionary(
-          uniqueKeysWithValues: zip(
-            header ?? [], line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
-      }
-    }
-    let sources = table("sources.csv")
-    let traces = table("held-out.csv")
+    let sources = csvRecords(dir + "/m/sources.csv")
+    let traces = csvRecords(dir + "/m/held-out.csv")
     #expect(sources.map { $0["source"] ?? "" } == ["even", "odd"])
     for source in sources {
       let own = traces.filter { $0["source"] == source["source"] }

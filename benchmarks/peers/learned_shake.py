@@ -333,7 +333,8 @@ def decode(ends, p, decoding, half_width, q=None):
                 note(end)
                 continue
             pending, open_event = open_event, None
-        # A run that began within the merge gap may still hold and continue the pending event.
+        # A run, or a stretch at extend, that began within the merge gap may still begin an event
+        # that continues the pending one: it waits.
         if pending is not None and center - pending["end"] > gap and (run is None or run[0] - pending["end"] > gap) \
                 and (reach is None or reach[0] - pending["end"] > gap):
             release()
