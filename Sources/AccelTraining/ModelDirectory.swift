@@ -15,9 +15,9 @@ import AccelPlot
 /// classifier, scored on the traces its own classifier learns from, else `all`), `LABEL.importance.svg` (how often each feature splits a node, the 25 commonest).
 public enum ModelDirectory {
   /// The files' names and contents, in a fixed order (the same inputs give the same bytes).
-  public static func files(_ result: TrainingResult, command: String, version: String) -> [(
-    name: String, text: String
-  )] {
+  public static func files(_ result: TrainingResult, command: String, version: String, scores: Bool = false)
+    -> [(name: String, text: String)]
+  {
     let s = result.settings
     var training =
       "{\n    \"accelkit\": \(jsonString(version)),\n    \"xgboost\": \(jsonString(result.xgboostVersion)),\n"
@@ -68,6 +68,7 @@ public enum ModelDirectory {
     files.append(("positions.csv", figuresCSV(result, kind: "position")))
     files.append(("held-out.csv", heldOutCSV(result)))
     files.append(("decoding.csv", searchCSV(result)))
+    if scores { files.append((scoresFile, scoresCSV(result))) }
     for l in result.labels {
       let names = s.spec.names
       let counts = (try? TreeEnsemble(json: l.model, file: l.label).splitCounts) ?? []
@@ -102,10 +103,11 @@ public enum ModelDirectory {
   }
 
   /// The names of the files written for `labels` (with their sustained classifiers).
-  public static func names(labels: [String], sustained: Bool = false) -> [String] {
+  public static func names(labels: [String], sustained: Bool = false, scores: Bool = false) -> [String] {
     [LearnedModel.descriptionFile] + labels.map(LearnedModel.classifierFile)
       + (sustained ? labels.map(LearnedModel.sustainedClassifierFile) : [])
       + ["folds.csv", "sources.csv", "positions.csv", "held-out.csv", "decoding.csv"]
+      + (scores ? [scoresFile] : [])
       + labels.map { "\($0).importance.svg" }
   }
 
@@ -191,10 +193,10 @@ public enum ModelDirectory {
   }
 
   /// Writes the files into `directory` (created when missing), all or none.
-  public static func write(_ result: TrainingResult, to directory: String, command: String, version: String)
-    throws
-  {
-    let files = files(result, command: command, version: version)
+  public static func write(
+    _ result: TrainingResult, to directory: String, command: String, version: String, scores: Bool = false
+  ) throws {
+    let files = files(result, command: command, version: version, scores: scores)
     try OutputFile.writeTogether(files.map { (directory + "/" + $0.name, $0.text) })
   }
 
@@ -257,6 +259,29 @@ public enum ModelDirectory {
   }
 
   /// Every trace's held-out counts, for any other grouping (activity, subject).
+  /// `train --scores`: every window's held-out probabilities, to try other decodings on without
+  /// training again.
+  public static let scoresFile = "held-out-scores.csv"
+
+  /// One row per window of every trace: label, trace, source, the window's centre and end (s),
+  /// its held-out probability p and its sustained classifier's q (empty without one).
+  static func scoresCSV(_ result: TrainingResult) -> String {
+    var text = "label,trace,source,center,end,p,q\n"
+    for l in result.labels {
+      for (t, trace) in l.traces.enumerated() {
+        let prefix = [csvField(l.label), csvField(trace.name), csvField(trace.source)].joined(separator: ",")
+        let p = l.heldOutProbabilities[t]
+        let q = l.heldOutSustained?[t]
+        for r in p.indices {
+          text += prefix + "," + formatNumber(result.windowCenters[t][r]) + ","
+          text += formatNumber(result.windowEnds[t][r]) + "," + formatNumber(p[r]) + ","
+          text += (q.map { formatNumber($0[r]) } ?? "") + "\n"
+        }
+      }
+    }
+    return text
+  }
+
   static func heldOutCSV(_ result: TrainingResult) -> String {
     var text = "label,trace,source,position,seconds,tp,fp,fn,annotated_segments,covered_segments\n"
     for l in result.labels {

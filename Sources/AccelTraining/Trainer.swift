@@ -157,6 +157,10 @@ public struct LearnedLabel: Sendable {
   /// What the user should know about the choice (no decoding met the bounds: why, and what
   /// would help), one sentence each.
   public var notes: [String] = []
+  /// Per trace, each window's held-out probability (the label's own classifier), and its
+  /// sustained classifier's (with one): what the decoding was chosen on.
+  public var heldOutProbabilities: [[Double]] = []
+  public var heldOutSustained: [[Double]]?
 }
 
 /// Traces held out together or reported together (a fold, a source or a body position): their
@@ -180,6 +184,9 @@ public struct TrainingResult: Sendable {
   public var windows: Int
   public var sourceNames: [String]
   public var xgboostVersion: String
+  /// Per trace (in `LearnedLabel.traces`' order), its windows' centres and ends in seconds.
+  public var windowCenters: [[Double]] = []
+  public var windowEnds: [[Double]] = []
 }
 
 public enum Trainer {
@@ -301,12 +308,13 @@ public enum Trainer {
           },
           total: total,
           search: search, ownSearched: ownSearched, positives: positives, negatives: negatives,
-          notes: boundNotes(search: search, chosen: decoding, settings: settings)))
+          notes: boundNotes(search: search, chosen: decoding, settings: settings),
+          heldOutProbabilities: probabilities, heldOutSustained: sustained?.probabilities))
     }
     return TrainingResult(
       settings: settings, labels: learned, traces: traces.count, windows: traces.reduce(0) { $0 + $1.count },
       sourceNames: sourceNames,
-      xgboostVersion: XGBoost.version)
+      xgboostVersion: XGBoost.version, windowCenters: traces.map(\.centers), windowEnds: traces.map(\.ends))
   }
 
   /// The folds: trace i in fold i mod k, or one fold per source. With sources, a source that

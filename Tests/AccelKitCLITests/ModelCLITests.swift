@@ -1,3 +1,4 @@
+import AccelLearning
 import Foundation
 import TestSupport
 import Testing
@@ -265,14 +266,38 @@ func csvRecords(_ path: String) -> [[String: String]] {
     ])
     try #require(generated.status == 0, "\(generated.stderr)")
     let options = ["--exponential", "--span", "1", "--rounds", "20", "--depth", "3"]
-    let first = try trainSmall(dir + "/m1", options + ["--sustained", dir + "/sus"])
+    let first = try trainSmall(dir + "/m1", options + ["--sustained", dir + "/sus", "--scores"])
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout.contains("learned from 26 traces"), "\(first.stdout)")
     #expect(try trainSmall(dir + "/m2", options + ["--sustained", dir + "/sus"]).status == 0)
     #expect(try trainSmall(dir + "/alone", options).status == 0)
+    // (--scores, in m1 only, changes none of the other files.)
     for name in ["shake.xgb.json", "shake.sustained.xgb.json", "folds.csv", "decoding.csv", "held-out.csv"] {
       #expect(readFile(dir + "/m1/" + name) == readFile(dir + "/m2/" + name), "\(name) differs between runs")
     }
+    // The held-out scores are what the decoding was chosen on: decoded with it, every trace gives
+    // as many events as held-out.csv counts (tp + fp), and every window is there.
+    #expect(!fileExists(dir + "/m2/held-out-scores.csv"))
+    let scores = csvRecords(dir + "/m1/held-out-scores.csv")
+    let decoding = try LearnedModel.load(directory: dir + "/m1").decoding[0]
+    let counted = csvRecords(dir + "/m1/held-out.csv")
+    let json = String(decoding: readFile(dir + "/m1/detector.json") ?? [], as: UTF8.self)
+    #expect(json.contains("\"windows\": \(scores.count),"), "\(scores.count) rows")
+    #expect(counted.count == 26 && scores.allSatisfy { Double($0["q"] ?? "") != nil })
+    var detected = 0
+    for trace in counted {
+      var decoder = ProbabilityDecoder(configuration: decoding)
+      var events = 0
+      for row in scores where row["trace"] == trace["trace"] {
+        let (center, end) = (Double(row["center"] ?? "") ?? .nan, Double(row["end"] ?? "") ?? .nan)
+        let (p, q) = (Double(row["p"] ?? "") ?? .nan, Double(row["q"] ?? "") ?? .nan)
+        events += decoder.add(center: center, end: end, probability: p, sustained: q) == nil ? 0 : 1
+      }
+      events += decoder.finish().count
+      detected += events
+      #expect(events == (Int(trace["tp"] ?? "") ?? -1) + (Int(trace["fp"] ?? "") ?? -1), "\(trace)")
+    }
+    #expect(detected > 0)
     #expect(readFile(dir + "/m1/shake.xgb.json") == readFile(dir + "/alone/shake.xgb.json"))
     #expect(readFile(dir + "/m1/shake.sustained.xgb.json") != readFile(dir + "/m1/shake.xgb.json"))
     // features --model writes both classifiers' probabilities.

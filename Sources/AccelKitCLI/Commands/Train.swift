@@ -33,8 +33,9 @@ struct Train: ParsableCommand {
 
       -o DIR gets detector.json and LABEL.xgb.json (XGBoost's own JSON, loadable by any XGBoost), \
       folds.csv, sources.csv, positions.csv and held-out.csv (held-out figures), decoding.csv \
-      (every decoding tried) and LABEL.importance.svg. Use it with detect-shakes --model DIR and \
-      evaluate --model DIR.
+      (every decoding tried) and LABEL.importance.svg; with --scores, held-out-scores.csv too (every \
+      window's held-out probabilities, to try other decodings on without training again). Use it \
+      with detect-shakes --model DIR and evaluate --model DIR.
 
       Examples:
         accelkit train datasets/train --label shake -o shake-model
@@ -59,6 +60,11 @@ struct Train: ParsableCommand {
 
   @Option(name: .shortAndLong, help: ArgumentHelp("The model directory to write.", valueName: "dir"))
   var output: String
+
+  @Flag(
+    help:
+      "Also write held-out-scores.csv: every window's held-out probabilities, to try other decodings on.")
+  var scores = false
 
   enum CrossValidation: String, ExpressibleByArgument, CaseIterable {
     case trace, source
@@ -183,7 +189,7 @@ struct Train: ParsableCommand {
 
   func run() throws {
     let settings = try settings()
-    let outputs = ModelDirectory.names(labels: labels, sustained: settings.sustained).map {
+    let outputs = ModelDirectory.names(labels: labels, sustained: settings.sustained, scores: scores).map {
       output + "/" + $0
     }
     try RunFiles.reserveOutputs(outputs)
@@ -209,7 +215,7 @@ struct Train: ParsableCommand {
     let result = results[results.count - 1]
     try makeDirectories(output)
     try ModelDirectory.write(
-      result, to: output, command: Provenance.commandLine, version: AccelKit.fullVersion)
+      result, to: output, command: Provenance.commandLine, version: AccelKit.fullVersion, scores: scores)
     try writeStdout(ModelDirectory.summary(result))
     if results.count == 2 { try writeStdout(ModelDirectory.budgetSummary(result, unbudgeted: results[0])) }
   }
