@@ -45,6 +45,7 @@ extension ModelDetector: CExportable {
       ("on", "on"), ("off", "off"), ("min_duration", "min_duration_s"), ("max_duration", "max_duration_s"),
       ("merge_gap", "merge_gap_s"), ("hold", "hold"), ("hold_time", "hold_s"),
       ("sustained_on", "sustained_on"), ("sustained_off", "sustained_off"), ("extend", "extend"),
+      ("smooth_time", "smooth_s"), ("smoothed_on", "smoothed_on"),
     ] {
       tables +=
         "static const ak_detector_real ak_detector_\(name)[AK_DETECTOR_LABELS] = {\(list(decoding) { real($0.value(of: key)!) })};\n"
@@ -181,14 +182,16 @@ extension ModelDetector: CExportable {
       long windows;
     } ak_detector_decoded;
 
-    /* One label's decoder: the event open, the one waiting, the run of rows as likely as hold, and
-       the stretch of rows as likely as extend with where the open and the waiting event reach back to. */
+    /* One label's decoder: the event open, the one waiting, the run of rows as likely as hold, the
+       stretch of rows as likely as extend with where the open and the waiting event reach back to,
+       and q's average with the row it was last updated at. */
     typedef struct {
       int is_open, has_open_reported, is_pending, has_pending_reported, has_run;
-      int has_reach, has_open_earliest, has_pending_earliest;
+      int has_reach, has_open_earliest, has_pending_earliest, has_average;
       ak_detector_decoded open, pending, run;
       ak_detector_real open_reported, pending_reported;
       ak_detector_real reach_start, reach_last, open_earliest, pending_earliest;
+      ak_detector_real average, average_last;
     } ak_detector_decoder;
 
     """
@@ -370,7 +373,9 @@ extension ModelDetector: CExportable {
        continues one that ended within merge_gap, and is reported once it is min_duration long.
        With extend below 1, a reported event starts where the rows leading up to it without a
        break first stayed as likely as extend, and a waiting event waits while such a stretch that
-       began within its merge gap goes on. */
+       began within its merge gap goes on. With smooth_time above 0, an event also begins where q's
+       exponential average over that time constant (afresh after a gap over RUN_BREAK_S) reaches
+       smoothed_on. */
     static inline void ak_detector_note_reported(ak_detector_decoder *d, int l, ak_detector_real end) {
       if (d->has_open_reported || !d->is_open || !(d->open.end - d->open.start >= ak_detector_min_duration[l])) return;
       d->open_reported = end;
@@ -405,7 +410,17 @@ extension ModelDetector: CExportable {
     static inline void ak_detector_decode(ak_detector_state *s, int l, ak_detector_real center, ak_detector_real end,
                                           ak_detector_real p, ak_detector_real q) {
       ak_detector_decoder *d = &s->decoders[l];
-      int held, fresh = 0;
+      int held, fresh = 0, averaged = 0;
+      if (ak_detector_smooth_time[l] > 0) {
+        ak_detector_real m = q;
+        if (d->has_average && center - d->average_last <= AK_DETECTOR_RUN_BREAK_S)
+          m = d->average +
+              (1 - AK_DETECTOR_EXP(-(center - d->average_last) / ak_detector_smooth_time[l])) * (q - d->average);
+        d->average = m;
+        d->average_last = center;
+        d->has_average = 1;
+        averaged = m >= ak_detector_smoothed_on[l];
+      }
       if (ak_detector_extend[l] < 1) {
         if (p >= ak_detector_extend[l] || q >= ak_detector_extend[l]) {
           if (d->has_reach && center - d->reach_last <= AK_DETECTOR_RUN_BREAK_S) {
@@ -450,7 +465,7 @@ extension ModelDetector: CExportable {
         ak_detector_release(s, l);
       /* A run (kept only with hold_time) that held long enough begins at its first row. */
       held = d->has_run && center - d->run.start >= ak_detector_hold_time[l];
-      if (held || p >= ak_detector_on[l] || q >= ak_detector_sustained_on[l]) {
+      if (held || p >= ak_detector_on[l] || q >= ak_detector_sustained_on[l] || averaged) {
         if (d->is_pending) {
           d->open = d->pending;
           d->open.windows += held ? d->run.windows : 1;

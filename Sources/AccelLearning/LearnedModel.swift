@@ -178,6 +178,7 @@ public struct LearnedModel: Sendable {
           case "hold", "hold_s": c.holdSeconds > 0
           case "sustained_on", "sustained_off": c.hasSustainedThresholds
           case "extend": c.extend < 1
+          case "smooth_s", "smoothed_on": c.smoothing > 0
           default: true
           }
         }.map {

@@ -1,5 +1,11 @@
 import AccelCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Turns a classifier's probability per window into events: a threshold with hysteresis, a
 /// merge gap, and minimum and maximum durations. Streams: each window is decided when it
 /// arrives, an event when the merge gap after it has passed.
@@ -36,6 +42,13 @@ import AccelCore
 /// the classifier became sure of it; its minimum duration and report are still counted from
 /// where it began. A pending event waits while such a stretch that began within its merge gap
 /// goes on. 1 by default (nothing changes), and `detector.json` leaves it out.
+///
+/// q's average can begin an event too: with `smooth_s` above 0, an exponential average of q with
+/// that time constant (each window moves it by 1 - exp(-dt / smooth_s) of the way to its q; it
+/// starts afresh after a gap over `runBreakSeconds`) begins an event at a window where it reaches
+/// `smoothed_on`. Within real shaking q wavers between 0.5 and 0.99 for as long as the shaking
+/// lasts, where a hold needs it to stay high without a dip; on everyday motion it rises in
+/// blips. With `smooth_s` 0 (the default) nothing changes, and `detector.json` leaves both out.
 public struct ProbabilityDecoder: Sendable {
   public struct Configuration: TunableConfiguration {
     public var on = 0.5
@@ -48,12 +61,15 @@ public struct ProbabilityDecoder: Sendable {
     public var sustainedOn = 1.0
     public var sustainedOff = 1.0
     public var extend = 1.0
+    public var smoothing = 0.0
+    public var smoothedOn = 1.0
 
     public init() {}
 
     /// Parameters a model's `detector.json` may leave out, with the value that means "as before".
     public static let optionalParameters: [String: Double] = [
-      "hold": 1, "hold_s": 0, "sustained_on": 1, "sustained_off": 1, "extend": 1,
+      "hold": 1, "hold_s": 0, "sustained_on": 1, "sustained_off": 1, "extend": 1, "smooth_s": 0,
+      "smoothed_on": 1,
     ]
 
     /// Whether the sustained classifier's own thresholds are set (else they are left out of
@@ -90,6 +106,12 @@ public struct ProbabilityDecoder: Sendable {
       TunableParameter(
         "extend", \.extend, unit: "probability", range: 0...1,
         meaning: "an event that has lasted min_duration_s also goes on while either stays this likely"),
+      TunableParameter(
+        "smooth_s", \.smoothing, unit: "s", range: 0...600,
+        meaning: "q's exponential average over this time constant can begin an event too (0: none)"),
+      TunableParameter(
+        "smoothed_on", \.smoothedOn, unit: "probability", range: 0...1,
+        meaning: "an event begins where q's average reaches this (with smooth_s)"),
     ]
 
     /// The lowest probability the decoding compares p with (and q, when it is p): below it a
@@ -97,11 +119,16 @@ public struct ProbabilityDecoder: Sendable {
     /// probability known to be below it may be given as 0.
     public var floor: Double { min(primaryFloor, sustainedFloor) }
 
+    /// Whether q's average can begin an event (then every q counts, and its floor is 0).
+    public var smoothsSustained: Bool { smoothing > 0 }
+
     /// The lowest p is compared with when a sustained classifier gives q.
     public var primaryFloor: Double { min(on, off, extend) }
 
     /// The lowest a sustained classifier's q is compared with.
-    public var sustainedFloor: Double { min(sustainedOn, sustainedOff, holdSeconds > 0 ? hold : 1, extend) }
+    public var sustainedFloor: Double {
+      smoothsSustained ? 0 : min(sustainedOn, sustainedOff, holdSeconds > 0 ? hold : 1, extend)
+    }
 
     /// Throws a usage error for thresholds or durations that contradict each other. With
     /// `sustained` (the label has a sustained classifier) the run toward `hold_s` reads q, so
@@ -157,6 +184,8 @@ public struct ProbabilityDecoder: Sendable {
   private var reach: (start: Double, last: Double)?
   private var openEarliest: Double?
   private var pendingEarliest: Double?
+  /// With `smooth_s` above 0: q's average and the centre it was last updated at.
+  private var smoothed: (value: Double, last: Double)?
 
   public init(configuration: Configuration) {
     self.configuration = configuration
@@ -170,6 +199,16 @@ public struct ProbabilityDecoder: Sendable {
   {
     let c = configuration
     let q = q ?? p
+    var averaged = false
+    if c.smoothing > 0 {
+      // An exponential average with time constant smooth_s, afresh after a gap in the trace.
+      var m = q
+      if let s = smoothed, center - s.last <= Self.runBreakSeconds {
+        m = s.value + (1 - exp(-(center - s.last) / c.smoothing)) * (q - s.value)
+      }
+      smoothed = (m, center)
+      averaged = m >= c.smoothedOn
+    }
     var done: Event?
     if c.holdSeconds > 0 {
       if q >= c.hold {
@@ -221,7 +260,7 @@ public struct ProbabilityDecoder: Sendable {
     if let r = run, center - r.start >= c.holdSeconds {
       begin = (r.start, r.peak, r.windows)
     } else {
-      begin = p >= c.on || q >= c.sustainedOn ? (center, max(p, q), 1) : nil
+      begin = p >= c.on || q >= c.sustainedOn || averaged ? (center, max(p, q), 1) : nil
     }
     if let b = begin {
       if let waiting = pending {

@@ -120,6 +120,8 @@ public enum ModelDirectory {
         ? "; sustained on \(formatNumber(c.sustainedOn)), off \(formatNumber(c.sustainedOff))" : "")
       + (c.holdSeconds > 0 ? ", hold \(formatNumber(c.hold)) for \(formatNumber(c.holdSeconds)) s" : "")
       + (c.extend < 1 ? ", extend \(formatNumber(c.extend))" : "")
+      + (c.smoothing > 0
+        ? ", q averaged over \(formatNumber(c.smoothing)) s on at \(formatNumber(c.smoothedOn))" : "")
   }
 
   /// What train prints: per label, the decoding chosen and the held-out figures, per source

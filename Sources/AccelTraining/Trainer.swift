@@ -281,6 +281,14 @@ public enum Trainer {
         sourceCount: sourceNames.count, decoding: decoding)
       decoding = extended.0
       search += extended.1
+      // Then, with a sustained classifier, whether its average begins events too.
+      if let sustained {
+        let averaged = chooseAverage(
+          traces: traces, probabilities: probabilities, sustained: sustained.probabilities, label: label,
+          settings: settings, sourceCount: sourceNames.count, decoding: decoding)
+        decoding = averaged.0
+        search += averaged.1
+      }
       let perTrace = traces.indices.map {
         metrics(
           traces[$0], probabilities[$0], sustained: sustained?.probabilities[$0], label: label,
@@ -574,6 +582,67 @@ public enum Trainer {
     return (
       candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
     )
+  }
+
+  /// The averages of q searched beside `decoding` (kept first): time constants of 1-5 s, each
+  /// beginning an event at 0.99 down to 0.9.
+  static func averageCandidates(_ decoding: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
+    .Configuration]
+  {
+    [decoding]
+      + [1.0, 2.0, 3.0, 4.0, 5.0].flatMap { seconds in
+        [0.99, 0.98, 0.97, 0.95, 0.93, 0.9].map {
+          var c = decoding
+          c.smoothing = seconds
+          c.smoothedOn = $0
+          return c
+        }
+      }
+  }
+
+  /// Chooses whether the sustained classifier's average begins events (`smooth_s`,
+  /// `smoothed_on`), with the rest of `decoding` fixed: among the averages that meet the bounds
+  /// on every negative source as well as `decoding` alone does and score the worst positive
+  /// source at least as well, the one whose positive sources score best compared worst first,
+  /// then the next (leximin: the worst source decides, and where it ties, the next worst); on a
+  /// tie the earlier (none before any, then the shorter time constant, then the stricter level).
+  /// Returns it with the other candidates' scores.
+  static func chooseAverage(
+    traces: [TraceWindows], probabilities: [[Double]], sustained: [[Double]], label: String,
+    settings: TrainingSettings, sourceCount: Int, decoding: ProbabilityDecoder.Configuration
+  ) -> (
+    ProbabilityDecoder.Configuration,
+    [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
+  ) {
+    let candidates = averageCandidates(decoding)
+    let decoded = decodedMetrics(
+      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
+      sourceCount: sourceCount, candidates: candidates)
+    let own = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
+    let ranked = decoded.map { leximinValues($0.total, bySource: $0.bySource, objective: settings.objective) }
+    var best = 0
+    for k in candidates.indices.dropFirst()
+    where own[k].violation <= own[0].violation && own[k].objective >= own[0].objective
+      && leximinIsBetter(ranked[k], than: ranked[best])
+    {
+      best = k
+    }
+    return (
+      candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
+    )
+  }
+
+  /// The positive sources' objective values, worst first (over all traces when the decoding is
+  /// not chosen by source).
+  static func leximinValues(_ total: Metrics, bySource: [Metrics]?, objective: TuningObjective) -> [Double] {
+    let groups = bySource?.filter { $0.tp + $0.fn > 0 } ?? [total]
+    return groups.compactMap { EvaluationReport.value(objective.metric, $0) }.sorted()
+  }
+
+  /// Whether `a` beats `b` worst first: at the first place they differ, the higher value.
+  static func leximinIsBetter(_ a: [Double], than b: [Double]) -> Bool {
+    for (x, y) in zip(a, b) where x != y { return x > y }
+    return false
   }
 
   /// When the bounds left no useful decoding, why and what would help: no decoding met them

@@ -365,11 +365,12 @@ extension ExportCLITests {
     let sustained = ["on=1", "off=1", "sustained_on=0.7", "sustained_off=0.3", "merge_gap_s=0.5"]
     let held = ["on=1", "off=1", "sustained_on=1", "sustained_off=0.4", "hold=0.6", "hold_s=0.5"]
     let strict = ["on=1", "off=1", "sustained_on=0.7", "sustained_off=0.7", "min_duration_s=0.2", "hold_s=0"]
+    let averaged = ["on=1", "off=1", "sustained_on=1", "sustained_off=0.4", "smooth_s=2", "smoothed_on=0.6"]
     var counts: [Int] = []
     var seconds: [Double] = []
     for (k, (params, defines)) in [
       ([String](), ["AK_DETECTOR_ALL_TREES"]), (sustained, []), (held, ["AK_DETECTOR_TREE_CODE"]),
-      (strict, []), (strict + ["extend=0.2"], []),
+      (strict, []), (strict + ["extend=0.2"], []), (averaged, []),
     ].enumerated() {
       let differing = try Self.differences(
         rule: "sustained\(k)", params: params, traces: traces, in: dir, model: dir + "/model",

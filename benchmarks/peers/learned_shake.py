@@ -19,6 +19,7 @@ absolute below 1). Shape features are computed; traces with gaps longer than a s
 with a span_s and attitude features are not handled (exit 2: the benchmark's traces and the
 built-in model have none)."""
 import json
+import math
 import os
 import sys
 
@@ -291,6 +292,17 @@ def decode(ends, p, decoding, half_width, q=None):
     hold, hold_s = decoding.get("hold", 1), decoding.get("hold_s", 0)
     extend = decoding.get("extend", 1)
     q = p if q is None else q
+    smooth, smoothed_on = decoding.get("smooth_s", 0), decoding.get("smoothed_on", 1)
+    averages = [0.0] * len(q)
+    if smooth > 0:
+        # q's exponential average with time constant smooth_s, afresh after a gap over RUN_BREAK.
+        last = None
+        for k, (end, value) in enumerate(zip(ends, q)):
+            center = end - half_width
+            if last is not None and center - last[1] <= RUN_BREAK:
+                value = last[0] + (1 - math.exp(-(center - last[1]) / smooth)) * (value - last[0])
+            last = (value, center)
+            averages[k] = value
     shortest, longest, gap = decoding["min_duration_s"], decoding["max_duration_s"], decoding["merge_gap_s"]
     events = []
     open_event = pending = run = reach = None
@@ -309,7 +321,7 @@ def decode(ends, p, decoding, half_width, q=None):
         if open_event["reported"] is None and open_event["end"] - open_event["start"] >= shortest:
             open_event["reported"] = end
 
-    for end, probability, sustained in zip(ends, p, q):
+    for end, probability, sustained, average in zip(ends, p, q, averages):
         center = end - half_width
         if hold_s > 0:
             if sustained < hold:
@@ -340,7 +352,7 @@ def decode(ends, p, decoding, half_width, q=None):
             release()
         if run is not None and center - run[0] >= hold_s:
             begin = (run[0], run[2])
-        elif probability >= on or sustained >= sustained_on:
+        elif probability >= on or sustained >= sustained_on or (smooth > 0 and average >= smoothed_on):
             begin = (center, max(probability, sustained))
         else:
             begin = None
