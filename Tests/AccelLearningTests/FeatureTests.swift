@@ -392,28 +392,31 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
     c.smoothing = 1 / log(2.0)
     c.smoothedOn = 0.9
     let p = [Double](repeating: 0, count: 7)
-    // The average: 0, 0.5, 0.75, 0.875, 0.9375 (at on), 0.46875, ...; q goes on at 1 until 4.
-    let q = [0.0, 1, 1, 1, 1, 0, 0]
+    // The average: 0, 0.495, 0.7425, 0.866, 0.928 (at smoothed_on), 0.464, ...; q goes on at
+    // 0.99 (below sustained_on, 1) until 4.
+    let q = [0.0, 0.99, 0.99, 0.99, 0.99, 0, 0]
     #expect(
-      decode(p, q, c) == [.init(start: 4, end: 4, reported: 4.5, peak: 1, windows: 1, cancelled: false)])
-    c.smoothedOn = 0.87
+      decode(p, q, c) == [.init(start: 4, end: 4, reported: 4.5, peak: 0.99, windows: 1, cancelled: false)])
+    c.smoothedOn = 0.86
     #expect(
-      decode(p, q, c) == [.init(start: 3, end: 4, reported: 3.5, peak: 1, windows: 2, cancelled: false)])
+      decode(p, q, c) == [.init(start: 3, end: 4, reported: 3.5, peak: 0.99, windows: 2, cancelled: false)])
     // Without smooth_s the average begins nothing: q at 0.95 throughout is below every threshold.
     let steady = [Double](repeating: 0.95, count: 7)
     #expect(decode(p, steady, c).count == 1)
     c.smoothing = 0
     #expect(decode(p, steady, c).isEmpty)
-    // A gap over a second starts the average afresh: 0 then 1 a second on is 0.5; 1 two seconds
-    // later would take it to 0.875, but after the gap it is 1 and begins an event.
+    // A gap over a second starts the average afresh: 0 then 0.99 a second on is 0.495; 0.99 two
+    // seconds later would take it to 0.866, but after the gap it is 0.99 and begins an event.
     c.smoothing = 1 / log(2.0)
     c.smoothedOn = 0.9
     var decoder = ProbabilityDecoder(configuration: c)
-    for (center, value) in [(0.0, 0.0), (1, 1), (3, 1), (4, 0)] {
-      #expect(decoder.add(center: center, end: center + 0.5, probability: 0, sustained: value) == nil)
+    let events = [(0.0, 0.0), (1, 0.99), (3, 0.99), (4, 0)].compactMap { center, value in
+      decoder.add(center: center, end: center + 0.5, probability: 0, sustained: value)
     }
     #expect(
-      decoder.finish() == [.init(start: 3, end: 3, reported: 3.5, peak: 1, windows: 1, cancelled: false)])
+      events + decoder.finish() == [
+        .init(start: 3, end: 3, reported: 3.5, peak: 0.99, windows: 1, cancelled: false)
+      ])
     // Every q counts in the average, so the trees must give each exactly.
     #expect(c.sustainedFloor == 0 && c.floor == 0)
   }

@@ -123,3 +123,61 @@ import Testing
       == "on 0.99, off 0.99, min_duration_s 0.2, merge_gap_s 1.5; sustained on 1, off 0.995, hold 0.995 for 1 s, "
       + "extend 0.3")
 }
+
+/// The average of q searched last: the worst positive source (A, one of its three shakes found)
+/// scores the same whatever the average, so the next worst (B, a shake found and a bout where q
+/// wavers between 0.9 and 0.98, below the decoding's 0.99) decides, within the bounds: a time
+/// constant of 1 s reaches B's bout but also two blips of four windows at 0.97 in the negative
+/// hour (two false alarms, over the bound of one); 2 s at 0.93 is the first that finds the bout
+/// alone.
+@Test func theAverageIsChosenByTheNextWorstSourceOnATie() {
+  func trace(_ q: [Double], shakes: [(Double, Double)], source: Int, hour: Bool = false) -> TraceWindows {
+    var t = TraceWindows(
+      name: "t", targets: [q.map { _ in 0 }],
+      annotations: shakes.map { LabeledInterval(start: $0.0, end: $0.1, label: "shake") }, source: source,
+      position: "hand")
+    t.centers = q.indices.map(Double.init)
+    t.ends = t.centers.map { $0 + 0.5 }
+    t.duration = hour ? 3600 : Double(q.count)
+    return t
+  }
+  var a = [Double](repeating: 0.1, count: 14)
+  a[2] = 0.995
+  var b = [Double](repeating: 0.1, count: 26)
+  b[2] = 0.995
+  for i in 0..<10 { b[10 + i] = i % 2 == 0 ? 0.98 : 0.9 }
+  let blip = [Double](repeating: 0.1, count: 10) + [Double](repeating: 0.97, count: 4)
+  let n = blip + blip + [Double](repeating: 0.1, count: 10)
+  let traces = [
+    trace(a, shakes: [(2, 3), (6, 7), (10, 11)], source: 0),
+    trace(b, shakes: [(2, 3), (10, 19.5)], source: 1),
+    trace(n, shakes: [], source: 2, hour: true),
+  ]
+  let q = [a, b, n]
+  var c = ProbabilityDecoder.Configuration()
+  c.on = 1
+  c.off = 1
+  c.sustainedOn = 0.99
+  c.sustainedOff = 0.5
+  c.mergeGapSeconds = 0.25
+  c.maxDurationSeconds = 600
+  var settings = TrainingSettings(labels: ["shake"])
+  settings.worstSource = true
+  let candidates = Trainer.averageCandidates(c)
+  #expect(candidates.first == c && candidates.count == 31)
+  let (chosen, search) = Trainer.chooseAverage(
+    traces: traces, probabilities: q.map { $0.map { _ in 0 } }, sustained: q, label: "shake",
+    settings: settings, sourceCount: 3, decoding: c)
+  #expect(chosen.smoothing == 2 && chosen.smoothedOn == 0.93, "\(chosen)")
+  #expect(search.count == 30)
+  // Every candidate finds A's first shake alone: the worst source's F1 is 1/2 throughout.
+  #expect(search.allSatisfy { $0.score.objective == 0.5 })
+  // 1 s at 0.95: B's bout, and the negative hour's two blips over the bound.
+  let fast = search.first { $0.decoding.smoothing == 1 && $0.decoding.smoothedOn == 0.95 }
+  #expect((fast?.score.violation ?? 0) > 0 && fast?.total.tp == 3 && fast?.total.fp == 2)
+  // Without a source to break the tie, nothing is added.
+  let alone = Trainer.chooseAverage(
+    traces: [traces[0]], probabilities: [a.map { _ in 0 }], sustained: [a], label: "shake",
+    settings: settings, sourceCount: 3, decoding: c)
+  #expect(alone.0 == c)
+}
