@@ -295,6 +295,8 @@ extension ModelDetector: CExportable {
       s->decoders[i].has_reach = s->decoders[i].has_open_earliest = s->decoders[i].has_pending_earliest = 0;
       s->decoders[i].reach_start = s->decoders[i].reach_last = 0;
       s->decoders[i].open_earliest = s->decoders[i].pending_earliest = 0;
+      s->decoders[i].has_average = 0;
+      s->decoders[i].average = s->decoders[i].average_last = 0;
     }
     s->queue_head = s->queued = 0;
     """

@@ -286,7 +286,9 @@ def decode(ends, p, decoding, half_width, q=None):
     between two centres, breaks the run), at the run's first window. An event that has lasted
     min_duration_s also goes on while p or q stays at or above extend, and, reported, starts where
     the windows leading up to it without such a break first stayed at or above extend (a pending
-    event waits while such a stretch that began within its merge gap goes on)."""
+    event waits while such a stretch that began within its merge gap goes on). With smooth_s, an
+    event also begins where q's exponential average with that time constant (afresh after a gap
+    over a second) reaches smoothed_on."""
     on, off = decoding["on"], decoding["off"]
     sustained_on, sustained_off = decoding.get("sustained_on", 1), decoding.get("sustained_off", 1)
     hold, hold_s = decoding.get("hold", 1), decoding.get("hold_s", 0)
