@@ -69,16 +69,22 @@ import Testing
 /// whose probability dips to 0.6 after it qualified is kept to its end at 0.5; 0.3 would also
 /// join it to the next shake across windows at 0.35 (one detection for two shakes, a lower F1),
 /// so 0.3 is not chosen.
+/// A trace of `count` windows a second apart (centres 0, 1, ...), annotated with `shakes`, lasting
+/// its windows or an hour.
+func secondWindows(_ count: Int, shakes: [(Double, Double)], source: Int, hour: Bool) -> TraceWindows {
+  var t = TraceWindows(
+    name: "t", targets: [[Int8](repeating: 0, count: count)],
+    annotations: shakes.map { LabeledInterval(start: $0.0, end: $0.1, label: "shake") }, source: source,
+    position: "hand")
+  t.centers = (0..<count).map(Double.init)
+  t.ends = t.centers.map { $0 + 0.5 }
+  t.duration = hour ? 3600 : Double(count)
+  return t
+}
+
 @Test func theExtensionCoversMoreWithoutLosingF1() {
   func trace(_ p: [Double], shakes: [(Double, Double)], source: Int) -> (TraceWindows, [Double]) {
-    var t = TraceWindows(
-      name: "t", targets: [p.map { _ in 0 }],
-      annotations: shakes.map { LabeledInterval(start: $0.0, end: $0.1, label: "shake") }, source: source,
-      position: "hand")
-    t.centers = p.indices.map(Double.init)
-    t.ends = t.centers.map { $0 + 0.5 }
-    t.duration = source == 0 ? Double(p.count) : 3600
-    return (t, p)
+    (secondWindows(p.count, shakes: shakes, source: source, hour: source != 0), p)
   }
   var p = [Double](repeating: 0.1, count: 20)
   for i in [2, 3, 14, 15] { p[i] = 0.99 }
@@ -132,14 +138,7 @@ import Testing
 /// alone.
 @Test func theAverageIsChosenByTheNextWorstSourceOnATie() {
   func trace(_ q: [Double], shakes: [(Double, Double)], source: Int, hour: Bool = false) -> TraceWindows {
-    var t = TraceWindows(
-      name: "t", targets: [q.map { _ in 0 }],
-      annotations: shakes.map { LabeledInterval(start: $0.0, end: $0.1, label: "shake") }, source: source,
-      position: "hand")
-    t.centers = q.indices.map(Double.init)
-    t.ends = t.centers.map { $0 + 0.5 }
-    t.duration = hour ? 3600 : Double(q.count)
-    return t
+    secondWindows(q.count, shakes: shakes, source: source, hour: hour)
   }
   var a = [Double](repeating: 0.1, count: 14)
   a[2] = 0.995
