@@ -604,8 +604,9 @@ public enum Trainer {
   /// `smoothed_on`), with the rest of `decoding` fixed: among the averages that meet the bounds
   /// on every negative source as well as `decoding` alone does and score the worst positive
   /// source at least as well, the one whose positive sources score best compared worst first,
-  /// then the next (leximin: the worst source decides, and where it ties, the next worst); on a
-  /// tie the earlier (none before any, then the shorter time constant, then the stricter level).
+  /// then the next (leximin: the worst source decides, and where it ties, the next worst; within
+  /// one event is a tie, `leximinChoice`); then the best mean over the positive sources; then
+  /// the earlier (none before any, then the shorter time constant, then the stricter level).
   /// Returns it with the other candidates' scores.
   static func chooseAverage(
     traces: [TraceWindows], probabilities: [[Double]], sustained: [[Double]], label: String,
@@ -620,29 +621,53 @@ public enum Trainer {
       sourceCount: sourceCount, candidates: candidates)
     let own = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
     let ranked = decoded.map { leximinValues($0.total, bySource: $0.bySource, objective: settings.objective) }
-    var best = 0
-    for k in candidates.indices.dropFirst()
-    where own[k].violation <= own[0].violation && own[k].objective >= own[0].objective
-      && leximinIsBetter(ranked[k], than: ranked[best])
-    {
-      best = k
+    let eligible = candidates.indices.filter {
+      own[$0].violation <= own[0].violation && own[$0].objective >= own[0].objective
     }
+    let best = leximinChoice(eligible.map { ranked[$0] }).map { eligible[$0] } ?? 0
     return (
       candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
     )
   }
 
   /// The positive sources' objective values, worst first (over all traces when the decoding is
-  /// not chosen by source).
-  static func leximinValues(_ total: Metrics, bySource: [Metrics]?, objective: TuningObjective) -> [Double] {
+  /// not chosen by source), each with its step: how much one event found or missed moves it
+  /// (the value less its value with one event fewer found; with none found, one more).
+  static func leximinValues(_ total: Metrics, bySource: [Metrics]?, objective: TuningObjective)
+    -> [(value: Double, step: Double)]
+  {
     let groups = bySource?.filter { $0.tp + $0.fn > 0 } ?? [total]
-    return groups.compactMap { EvaluationReport.value(objective.metric, $0) }.sorted()
+    return groups.compactMap { m -> (value: Double, step: Double)? in
+      guard let value = EvaluationReport.value(objective.metric, m) else { return nil }
+      var moved = m
+      if m.tp > 0 {
+        moved.tp -= 1
+        moved.fn += 1
+      } else {
+        moved.tp += 1
+        moved.fn -= 1
+      }
+      let other = EvaluationReport.value(objective.metric, moved) ?? value
+      return (value, abs(value - other))
+    }.sorted { $0.value < $1.value }
   }
 
-  /// Whether `a` beats `b` worst first: at the first place they differ, the higher value.
-  static func leximinIsBetter(_ a: [Double], than b: [Double]) -> Bool {
-    for (x, y) in zip(a, b) where x != y { return x > y }
-    return false
+  /// The index of the candidate whose sources score best worst first, where one event is within
+  /// what a retraining moves: at each place, from the worst, the candidates still in whose value
+  /// is within the best one's step of the best stay in (one event fewer found at a source ties
+  /// with the best); then the highest mean over the places; then the first. Nil for none.
+  static func leximinChoice(_ ranked: [[(value: Double, step: Double)]]) -> Int? {
+    var kept = Array(ranked.indices)
+    let places = ranked.map(\.count).min() ?? 0
+    for place in 0..<places {
+      guard let top = kept.max(by: { ranked[$0][place].value < ranked[$1][place].value }) else { break }
+      let (value, step) = ranked[top][place]
+      kept = kept.filter { ranked[$0][place].value >= value - step - 1e-12 }
+    }
+    func mean(_ k: Int) -> Double {
+      ranked[k].isEmpty ? 0 : ranked[k].map(\.value).reduce(0, +) / Double(ranked[k].count)
+    }
+    return kept.max { mean($0) < mean($1) || (mean($0) == mean($1) && $0 > $1) }
   }
 
   /// When the bounds left no useful decoding, why and what would help: no decoding met them

@@ -130,6 +130,40 @@ func secondWindows(_ count: Int, shakes: [(Double, Double)], source: Int, hour: 
       + "extend 0.3")
 }
 
+/// One event found or missed is within what a retraining moves: at the worst source, a
+/// candidate one event short of the best ties with it and the next worst source decides; two
+/// events short is out. The steps are those of F1 (16 of 38 found against 15, as OpenUAT's boxes).
+@Test func oneEventAtTheWorstSourceIsATie() {
+  func sources(_ found: [(Int, Int)]) -> [(value: Double, step: Double)] {
+    let bySource = found.map { tp, n in
+      var m = Metrics()
+      m.tp = tp
+      m.fn = n - tp
+      return m
+    }
+    return Trainer.leximinValues(
+      bySource.reduce(Metrics(), +), bySource: bySource,
+      objective: TrainingSettings(labels: ["shake"]).objective)
+  }
+  let a = sources([(16, 38), (21, 36)])
+  let b = sources([(15, 38), (27, 36)])
+  let c = sources([(14, 38), (30, 36)])
+  // F1 2tp / (2tp + fn): 16 of 38 is 32/54, and one fewer 30/53.
+  #expect(abs(a[0].value - 32.0 / 54) < 1e-12 && abs(a[0].step - (32.0 / 54 - 30.0 / 53)) < 1e-12)
+  #expect(a[1].value > a[0].value)
+  #expect(Trainer.leximinChoice([a, b, c]) == 1)
+  #expect(Trainer.leximinChoice([a, c]) == 0)
+  #expect(Trainer.leximinChoice([c, b, a]) == 1)
+  // Tied at every place: the higher mean, then the first.
+  let d = sources([(15, 38), (28, 36)])
+  #expect(Trainer.leximinChoice([b, d]) == 1)
+  #expect(Trainer.leximinChoice([b, b]) == 0)
+  // None found: the step is one event found.
+  let none = sources([(0, 4)])
+  #expect(none[0].value == 0 && abs(none[0].step - 2.0 / 5) < 1e-12)
+  #expect(Trainer.leximinChoice([]) == nil)
+}
+
 /// The average of q searched last: the worst positive source (A, one of its three shakes found)
 /// scores the same whatever the average, so the next worst (B, a shake found and a bout where q
 /// wavers between 0.9 and 0.98, below the decoding's 0.99) decides, within the bounds: a time
