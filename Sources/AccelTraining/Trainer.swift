@@ -664,10 +664,8 @@ public enum Trainer {
       let (value, step) = ranked[top][place]
       kept = kept.filter { ranked[$0][place].value >= value - step - 1e-12 }
     }
-    func mean(_ k: Int) -> Double {
-      ranked[k].isEmpty ? 0 : ranked[k].map(\.value).reduce(0, +) / Double(ranked[k].count)
-    }
-    return kept.max { mean($0) < mean($1) || (mean($0) == mean($1) && $0 > $1) }
+    let means = ranked.map { $0.isEmpty ? 0 : $0.map(\.value).reduce(0, +) / Double($0.count) }
+    return kept.max { means[$0] < means[$1] || (means[$0] == means[$1] && $0 > $1) }
   }
 
   /// When the bounds left no useful decoding, why and what would help: no decoding met them
