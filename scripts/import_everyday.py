@@ -25,8 +25,9 @@ dropped and counted.
                up, sweeping, washing hands, waving, walking / TUG, sit-stand) and falls of young and
                old participants; a phone and a MetaMotion sensor at the hip, a watch and a
                MetaMotion sensor at the wrist. A few MetaMotion files hold something else (a
-               gyroscope's deg/s, an epoch in the z column); a recording whose median |a| is over
-               4 g is refused and named.
+               gyroscope's deg/s, an epoch in the z column, a constant -1.68e12); a recording,
+               or a piece of one saved after a gap, whose median |a| is over 4 g is refused and
+               named.
   wedafall     joaojtmarques/WEDA-FALL: a Fitbit Sense at the wrist, 50 Hz (dataset/50Hz), ADLs
                D01-D11 (walking, jogging, stairs, sitting, crouching, stumbling, jumping, hitting a
                table, clapping, doors) and falls F01-F08, young and elderly participants.
@@ -60,7 +61,7 @@ class Writer:
         self.rows = {}  # folder name -> manifest rows
         self.seconds = {}  # (source, position) -> seconds
         self.dropped = 0
-        self.refused = []  # recordings whose readings are not accelerations in g
+        self.refused = []  # recordings or pieces whose readings are not accelerations in g
 
     def trace(self, name, times, xyz, position, activity, falls=False, specific_force=True):
         """Writes a recording: times in seconds (any origin), xyz in g. Samples delivered in a
@@ -96,6 +97,11 @@ class Writer:
         for k, piece in enumerate(pieces):
             t0 = piece[0][0]
             suffix = f"-part{k + 1}" if len(pieces) > 1 else ""
+            # A piece is judged on its own as well: a recording saved from several takes may hold
+            # one whose readings are something else (SmartFallMM's constant -1.68e12 g).
+            if not plausible([r[1:] for r in piece]):
+                self.refused.append(name + suffix)
+                continue
             file = re.sub(r"[^A-Za-z0-9._-]+", "_", name + suffix) + ".csv"
             with open(os.path.join(folder, file), "w") as f:
                 f.write("t,x,y,z\n")

@@ -88,6 +88,15 @@ import Testing
     try Self.write(root, "smartfallmm/old/accelerometer/meta_hip/S21A04T04.csv", epoch)
     try Self.write(root, "smartfallmm/old/accelerometer/meta_wrist/S06A06T03.csv", gyro)
     try Self.write(root, "smartfallmm/old/accelerometer/meta_wrist/S06A06T04.csv", hard)
+    // A recording of two takes, a minute apart: the second's readings are a constant -1.68e12
+    // (as four of SmartFallMM's are). The recording's median is the first take's 1 g, so the
+    // second piece is refused on its own and the first kept.
+    var takes = ""
+    for t in Self.still(4, rate: 50) { takes += "1.65844E+12,2022-07-21T15:29:00.536,\(15 + t),0.0,0.0,1.0\n" }
+    for t in Self.still(3, rate: 50) {
+      takes += "1.65844E+12,2022-07-21T15:29:00.536,\(75 + t),-1.68279e+12,-1.68279e+12,-1.68279e+12\n"
+    }
+    try Self.write(root, "smartfallmm/old/accelerometer/meta_wrist/S13A06T02.csv", takes)
     // WEDA-FALL: seconds and m/s^2 at 50 Hz; the vertical acceleration files are not traces.
     var weda = "accel_time_list,accel_x_list,accel_y_list,accel_z_list\n"
     for t in Self.still(3, rate: 50) { weda += "\(t),0.0,0.0,\(Self.g)\n" }
@@ -112,8 +121,9 @@ import Testing
       if source == "smartfallmm" {
         #expect(
           r.stdout.contains(
-            "refused 2 recordings whose median |a| is over 4 g (not accelerations in g): "
-              + "smartfallmm-old-meta_hip-S21A04T04, smartfallmm-old-meta_wrist-S06A06T03"), "\(r.stdout)")
+            "refused 3 recordings whose median |a| is over 4 g (not accelerations in g): "
+              + "smartfallmm-old-meta_hip-S21A04T04, smartfallmm-old-meta_wrist-S06A06T03, "
+              + "smartfallmm-old-meta_wrist-S13A06T02-part2\n"), "\(r.stdout)")
       }
     }
     let rows = Self.manifest(out)
@@ -130,6 +140,7 @@ import Testing
       "smartfallmm-falls/smartfallmm-old-meta_wrist-S30A10T01-part1.csv": ["smartfallmm-falls", "wrist", "fall-back"],
       "smartfallmm-falls/smartfallmm-old-meta_wrist-S30A10T01-part2.csv": ["smartfallmm-falls", "wrist", "fall-back"],
       "smartfallmm/smartfallmm-old-meta_wrist-S06A06T04.csv": ["smartfallmm", "wrist", "washing-hands"],
+      "smartfallmm/smartfallmm-old-meta_wrist-S13A06T02-part1.csv": ["smartfallmm", "wrist", "washing-hands"],
       "wedafall/wedafall-D02_U01_R01.csv": ["wedafall", "wrist", "jogging"],
       "assist/assist-stairs-1-TAG-6.csv": ["assist", "waist", "stairs-fast"],
       "assist/assist-stairs-1-WATCH_L-6.csv": ["assist", "wrist", "stairs-fast"],
