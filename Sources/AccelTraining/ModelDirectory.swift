@@ -37,6 +37,12 @@ public enum ModelDirectory {
       training += "\"estimated_ram\": \(cost.ram), \"estimated_flash\": \(cost.flash)"
       training += (budget.trees == .code ? "" : ", \"trees\": \(jsonString(budget.trees.rawValue))") + "},\n"
     }
+    if !s.sourceWeights.isEmpty {
+      let weights = s.sourceWeights.sorted { $0.key < $1.key }.map {
+        "\(jsonString($0.key)): \(formatNumber($0.value))"
+      }
+      training += "    \"source_weights\": {\(weights.joined(separator: ", "))},\n"
+    }
     if !s.excludedFeatures.isEmpty {
       training +=
         "    \"excluded_features\": [\(s.excludedFeatures.map(jsonString).joined(separator: ", "))],\n"

@@ -33,8 +33,14 @@ public struct TrainingSettings: Sendable {
   /// Windows with no event of a label are kept one in this many for training (windows 0.1 s
   /// apart are nearly alike); every window counts when the decoding is chosen.
   public var negativeStride = 5
-  /// The weight of a positive window; nil: the kept negatives over the positives.
+  /// The weight of a positive window; nil: the kept negatives over the positives (each window
+  /// counted at its source's weight).
   public var positiveWeight: Double?
+  /// How much each window of a source weighs in the classifiers' loss, by the manifests' source
+  /// name (1 for a source not named). It moves the balance among sources, not between positives
+  /// and negatives: the positives' weight is still the kept negatives' total weight over the
+  /// positives'. Every source named must be among the traces'.
+  public var sourceWeights: [String: Double] = [:]
   /// Features the trees may not split on: names, or patterns with `*` for any run of characters
   /// (`*_linearity`). Every feature is still computed (the row keeps its columns, so the model
   /// loads and exports as any other); these are held constant while learning.
@@ -102,6 +108,11 @@ public struct TrainingSettings: Sendable {
     guard negativeStride >= 1, folds >= 2 || foldsBySource else {
       throw AccelError.usage("--folds must be at least 2 and the negative stride at least 1")
     }
+    for (name, weight) in sourceWeights.sorted(by: { $0.key < $1.key })
+    where !(weight.isFinite && weight > 0 && weight <= 1000) {
+      throw AccelError.usage(
+        "a source's weight must be in (0, 1000], got \(formatNumber(weight)) for \(quotedField(name))")
+    }
   }
 }
 
@@ -127,6 +138,8 @@ struct TraceWindows: Sendable {
   var position: String
   /// Only the sustained classifiers learn from it.
   var sustainedOnly = false
+  /// Its source's weight in the loss (`TrainingSettings.sourceWeights`).
+  var weight: Float = 1
   var count: Int { centers.count }
 }
 
@@ -215,6 +228,14 @@ public enum Trainer {
       jobs: jobs, annotations: annotations, settings: settings, sourceNames: sourceNames, traceDone: traceDone
     )
     for (t, only) in sustainedOnly.enumerated() { traces[t].sustainedOnly = only }
+    for name in settings.sourceWeights.keys.sorted() where !sourceNames.contains(name) {
+      throw AccelError.usage(
+        "--source-weight names \(quotedField(name)), which no trace's manifest gives as its source",
+        hint: "the sources: \(quotedFields(sourceNames))")
+    }
+    for t in traces.indices {
+      traces[t].weight = Float(settings.sourceWeights[sourceNames[traces[t].source]] ?? 1)
+    }
     // The traces the labels' own classifiers learn from.
     let primary = traces.indices.filter { !traces[$0].sustainedOnly }
     guard !primary.isEmpty else {
@@ -416,7 +437,9 @@ public enum Trainer {
     let columns = settings.spec.names.count
     var values: [Float] = []
     var labels: [Float] = []
+    var weights: [Float] = []
     var negatives = 0
+    var weightOf = (positives: 0.0, negatives: 0.0)
     let excluded = settings.excludedColumns
     for trace in traces {
       for r in 0..<trace.count {
@@ -427,7 +450,13 @@ public enum Trainer {
         // A constant column gives no split: the trees never read an excluded feature.
         for c in excluded { values[first + c] = 0 }
         labels.append(Float(y))
-        if y == 0 { negatives += 1 }
+        weights.append(trace.weight)
+        if y == 0 {
+          negatives += 1
+          weightOf.negatives += Double(trace.weight)
+        } else {
+          weightOf.positives += Double(trace.weight)
+        }
       }
     }
     let positives = labels.count - negatives
@@ -436,10 +465,13 @@ public enum Trainer {
         "training \(quotedField(settings.labels[l])) needs windows with and without it in every fold; a fold has \(positives == 0 ? "none with it" : "none without it")",
         hint: "add traces, fewer --folds, or recordings without the gesture")
     }
-    let weight = settings.positiveWeight ?? Double(negatives) / Double(positives)
+    // Without source weights every window weighs 1 and XGBoost is given none (the same model
+    // as before they existed).
+    let weighted = weights.contains { $0 != 1 }
+    let weight = settings.positiveWeight ?? weightOf.negatives / weightOf.positives
     let matrix = try values.withUnsafeBufferPointer {
       try TrainingMatrix(
-        rows: labels.count, columns: columns, values: $0, labels: labels, weights: nil,
+        rows: labels.count, columns: columns, values: $0, labels: labels, weights: weighted ? weights : nil,
         names: settings.spec.names)
     }
     let booster = try Booster(

@@ -348,19 +348,58 @@ func csvRecords(_ path: String) -> [[String: String]] {
   /// Held out one source at a time, the reports give each source's share of annotated time
   /// covered (segment recall) with its interval, from the per-trace counts held-out.csv lists,
   /// and --maximize chooses the decoding by it.
-  @Test func heldOutFiguresGiveTheTimeCoveredPerSource() throws {
-    let dir = Paths.temporaryDirectory()
-    // datasets/train as two sources, its traces alternating between them.
+  /// datasets/train as two sources in `folder`, its traces alternating between "even" and "odd".
+  static func twoSources(_ folder: String) throws {
     let rows = String(decoding: readFile(Self.train + "/manifest.csv") ?? [], as: UTF8.self)
       .split(separator: "\n").map(String.init)
-    try FileManager.default.createDirectory(atPath: dir + "/two", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     var manifest = "trace,events,source\n"
     for (k, row) in rows.dropFirst().enumerated() {
       let fields = row.split(separator: ",").map(String.init)
-      for file in fields[0...1] { writeFile(dir + "/two/" + file, readFile(Self.train + "/" + file) ?? []) }
+      for file in fields[0...1] { writeFile(folder + "/" + file, readFile(Self.train + "/" + file) ?? []) }
       manifest += "\(fields[0]),\(fields[1]),\(k % 2 == 0 ? "even" : "odd")\n"
     }
-    writeFile(dir + "/two/manifest.csv", manifest)
+    writeFile(folder + "/manifest.csv", manifest)
+  }
+
+  /// --source-weight: a weight of 1 is no weight (the same bytes), another moves the trees and is
+  /// recorded; an unknown source, a weight out of range or a malformed one is a usage error.
+  @Test func sourceWeightsMoveTheBalanceAmongSources() throws {
+    let dir = Paths.temporaryDirectory()
+    try Self.twoSources(dir + "/two")
+    func train(_ name: String, _ weights: [String]) throws -> CLIResult {
+      try accelkit(
+        [
+          "train", dir + "/two", "--label", "shake", "--cv", "source", "--rounds", "20", "--quiet", "-o",
+          dir + "/" + name,
+        ] + weights.flatMap { ["--source-weight", $0] })
+    }
+    func classifier(_ name: String) -> [UInt8] { readFile(dir + "/" + name + "/shake.xgb.json") ?? [] }
+    func description(_ name: String) -> String {
+      String(decoding: readFile(dir + "/" + name + "/detector.json") ?? [], as: UTF8.self)
+    }
+    for (name, weights) in [("plain", []), ("one", ["even=1"]), ("odd", ["odd=8"]), ("odd2", ["odd=8"])] {
+      let r = try train(name, weights)
+      try #require(r.status == 0, "\(name): \(r.stderr)")
+    }
+    #expect(!classifier("plain").isEmpty && classifier("one") == classifier("plain"))
+    #expect(classifier("odd") != classifier("plain") && classifier("odd") == classifier("odd2"))
+    #expect(!description("plain").contains("source_weights"))
+    #expect(description("one").contains("\"source_weights\": {\"even\": 1},"), "\(description("one"))")
+    #expect(description("odd").contains("\"source_weights\": {\"odd\": 8},"))
+    for (weights, message) in [
+      (["none=2"], "no trace's manifest gives as its source"), (["odd=0"], "must be in (0, 1000]"),
+      (["odd"], "takes source=weight"), (["odd=2", "odd=3"], "gives \"odd\" twice"),
+    ] {
+      let r = try train("bad", weights)
+      #expect(r.status == 64 && r.stderr.contains(message), "\(weights): \(r.stderr)")
+      #expect(!fileExists(dir + "/bad"))
+    }
+  }
+
+  @Test func heldOutFiguresGiveTheTimeCoveredPerSource() throws {
+    let dir = Paths.temporaryDirectory()
+    try Self.twoSources(dir + "/two")
     let trained = try accelkit([
       "train", dir + "/two", "--label", "shake", "--cv", "source", "--rounds", "20", "--maximize",
       "segment_recall", "-o", dir + "/m",

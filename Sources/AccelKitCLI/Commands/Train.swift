@@ -94,6 +94,12 @@ struct Train: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "How much each window of a source weighs in the loss (repeatable; 1 for the others), e.g. motionsense-esp=3: the balance among sources, not between positives and negatives.",
+      valueName: "source=weight"))
+  var sourceWeight: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
       "A feature the trees may not split on (repeatable): a name, or a pattern with * (e.g. '*_linearity'); it is still computed.",
       valueName: "name"))
   var excludeFeature: [String] = []
@@ -172,6 +178,18 @@ struct Train: ParsableCommand {
     s.foldsBySource = cv == .source
     s.negativeStride = negativeStride
     s.excludedFeatures = excludeFeature
+    for entry in sourceWeight {
+      let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      guard parts.count == 2, !parts[0].isEmpty, let weight = Double(parts[1]) else {
+        throw ValidationError(
+          "--source-weight takes source=weight (e.g. openuat=4), got \(quotedField(entry))")
+      }
+      let name = String(parts[0])
+      guard s.sourceWeights[name] == nil else {
+        throw ValidationError("--source-weight gives \(quotedField(name)) twice")
+      }
+      s.sourceWeights[name] = weight
+    }
     guard TuningObjective.higherIsBetter.contains(maximize) else {
       throw ValidationError(
         "--maximize takes \(TuningObjective.higherIsBetter.joined(separator: ", ")), got \(quotedField(maximize))"
