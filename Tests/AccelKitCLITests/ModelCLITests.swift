@@ -222,6 +222,45 @@ func csvRecords(_ path: String) -> [[String: String]] {
     #expect(attitude.status == 2 && attitude.stderr.contains("attitude features"), "\(attitude.stderr)")
   }
 
+  /// scripts/decode_held_out.py decodes `train --scores`' held-out probabilities with the numpy
+  /// peer's decoder: with the model's own decoding it gives sources.csv's counts exactly; a
+  /// parameter given replaces the decoding's (600 s of minimum keeps no event); a value that is
+  /// not a number is a usage error.
+  @Test func decodeHeldOutGivesTheTrainingsCounts() throws {
+    let python = Tools.python(importing: ["numpy", "scipy"])
+    #expect(python != nil, Comment(rawValue: Tools.missing("python3 with numpy and scipy", package: "scipy")))
+    guard let python else { return }
+    let dir = Paths.temporaryDirectory()
+    let sustained = try accelkit([
+      "generate", "-o", dir + "/sus", "--traces", "4", "--seed", "3", "--scenario", "sustained",
+    ])
+    try #require(sustained.status == 0, "\(sustained.stderr)")
+    let options = ["--exponential", "--span", "1", "--rounds", "20", "--depth", "3", "--scores"]
+    let trained = try trainSmall(dir + "/m", options + ["--sustained", dir + "/sus"])
+    try #require(trained.status == 0, "\(trained.stderr)")
+    let script = "\(python) \(Paths.packageRoot)/scripts/decode_held_out.py \(dir)/m"
+    func counts(_ text: String) -> [String: [String]] {
+      var rows: [String: [String]] = [:]
+      for line in text.split(separator: "\n").dropFirst() {
+        let fields = line.split(separator: ",").map(String.init)
+        rows[fields[0]] = [fields[1], fields[3]]
+      }
+      return rows
+    }
+    let own = try accelkit([], shell: script)
+    #expect(own.status == 0, "\(own.stderr)")
+    let expected = Dictionary(
+      uniqueKeysWithValues: csvRecords(dir + "/m/sources.csv").map {
+        ($0["source"] ?? "", [$0["tp"] ?? "", $0["fp"] ?? ""])
+      })
+    #expect(!expected.isEmpty && counts(own.stdout) == expected, "\(own.stdout)")
+    #expect(expected.values.contains { $0[0] != "0" })
+    let none = try accelkit([], shell: script + " min_duration_s=600")
+    #expect(none.status == 0 && counts(none.stdout).values.allSatisfy { $0 == ["0", "0"] }, "\(none.stdout)")
+    let bad = try accelkit([], shell: script + " on=high")
+    #expect(bad.status == 64 && bad.stderr.contains("on=high"), "\(bad.stderr)")
+  }
+
   @Test func featuresWriteNPYWithTheSameColumns() throws {
     let dir = Paths.temporaryDirectory()
     let csv = try accelkit([
