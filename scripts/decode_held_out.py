@@ -12,7 +12,8 @@ replacing its parameters (smooth_s=5 smoothed_on=0.9). Events are decoded by the
 trace's annotations (TRACE.events.csv beside TRACE.csv; a trace without one has none) as accelkit
 matches them (one to one, the most pairs, within the training's 0.25 s tolerance). A
 trace whose annotation count differs from held-out.csv's is an error (exit 65): the events were
-not found where the training read them. With MODEL's own decoding the counts are held-out.csv's.
+not found where the training read them; an unreadable file exits 66. With MODEL's own decoding the
+counts are held-out.csv's.
 """
 import csv
 import json
@@ -64,6 +65,16 @@ def match(detections, events):
     return found, len(detections) - found, len(events) - found
 
 
+def read(path, how):
+    """how(file) on the open file; an unreadable file exits 66, as accelkit does."""
+    try:
+        with open(path) as f:
+            return how(f)
+    except OSError as error:
+        print(f"{path}: {error.strerror}", file=sys.stderr)
+        sys.exit(66)
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
@@ -74,7 +85,7 @@ def main():
     detector = os.path.join(model, "detector.json")
     if rest and "=" not in rest[0]:
         detector = rest.pop(0)
-    description = json.load(open(detector))
+    description = read(detector, json.load)
     label = description["labels"][0]
     decoding = dict(description["decoding"][label])
     for item in rest:
@@ -84,13 +95,11 @@ def main():
         except ValueError:
             print(f"{item}: give NAME=VALUE with a number", file=sys.stderr)
             sys.exit(64)
-    held = {}
-    with open(os.path.join(model, "held-out.csv")) as f:
-        for r in csv.DictReader(f):
-            if r["label"] == label:
-                held[r["trace"]] = r
+    held = {r["trace"]: r for r in read(os.path.join(model, "held-out.csv"), lambda f: list(csv.DictReader(f)))
+            if r["label"] == label}
     rows = {}
-    with open(os.path.join(model, "held-out-scores.csv")) as f:
+
+    def scores(f):
         for r in csv.DictReader(f):
             if r["label"] != label:
                 continue
@@ -98,6 +107,8 @@ def main():
             centers.append(float(r["center"]))
             p.append(float(r["p"]))
             q.append(float(r["q"]) if r["q"] else float(r["p"]))
+
+    read(os.path.join(model, "held-out-scores.csv"), scores)
     totals = {}
     for trace, (centers, p, q) in rows.items():
         h = held[trace]

@@ -225,7 +225,7 @@ func csvRecords(_ path: String) -> [[String: String]] {
   /// scripts/decode_held_out.py decodes `train --scores`' held-out probabilities with the numpy
   /// peer's decoder: with the model's own decoding it gives sources.csv's counts exactly; a
   /// parameter given replaces the decoding's (600 s of minimum keeps no event); a value that is
-  /// not a number is a usage error.
+  /// not a number is a usage error; a model that is not there exits 66.
   @Test func decodeHeldOutGivesTheTrainingsCounts() throws {
     let python = Tools.python(importing: ["numpy", "scipy"])
     #expect(python != nil, Comment(rawValue: Tools.missing("python3 with numpy and scipy", package: "scipy")))
@@ -259,6 +259,8 @@ func csvRecords(_ path: String) -> [[String: String]] {
     #expect(none.status == 0 && counts(none.stdout).values.allSatisfy { $0 == ["0", "0"] }, "\(none.stdout)")
     let bad = try accelkit([], shell: script + " on=high")
     #expect(bad.status == 64 && bad.stderr.contains("on=high"), "\(bad.stderr)")
+    let missing = try accelkit([], shell: script + "/none")
+    #expect(missing.status == 66 && missing.stderr.contains("detector.json"), "\(missing.stderr)")
   }
 
   @Test func featuresWriteNPYWithTheSameColumns() throws {
