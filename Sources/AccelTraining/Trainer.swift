@@ -224,15 +224,16 @@ public enum Trainer {
         "--cv source needs traces from two sources or more; the manifests name \(sourceNames.count == 1 ? "one (\(sourceNames[0]))" : "none")",
         hint: "give the manifests a source column, or train on datasets from several sources")
     }
-    var traces = try windows(
-      jobs: jobs, annotations: annotations, settings: settings, sourceNames: sourceNames, traceDone: traceDone
-    )
-    for (t, only) in sustainedOnly.enumerated() { traces[t].sustainedOnly = only }
+    // Before the features are computed, which takes the time.
     for name in settings.sourceWeights.keys.sorted() where !sourceNames.contains(name) {
       throw AccelError.usage(
         "--source-weight names \(quotedField(name)), which no trace's manifest gives as its source",
         hint: "the sources: \(quotedFields(sourceNames))")
     }
+    var traces = try windows(
+      jobs: jobs, annotations: annotations, settings: settings, sourceNames: sourceNames, traceDone: traceDone
+    )
+    for (t, only) in sustainedOnly.enumerated() { traces[t].sustainedOnly = only }
     for t in traces.indices {
       traces[t].weight = Float(settings.sourceWeights[sourceNames[traces[t].source]] ?? 1)
     }
