@@ -270,12 +270,7 @@ public enum Trainer {
           file: "fold \(fold + 1)")
         for t in heldOut { probabilities[t] = predict(ensemble, traces[t]) }
       }
-      // The label's own decoding, chosen on its own traces as without a sustained classifier.
-      var (decoding, search) = try chooseDecoding(
-        traces: primary.map { traces[$0] }, probabilities: primary.map { probabilities[$0] }, label: label,
-        settings: settings, sourceCount: sourceNames.count)
       var sustained: (model: [UInt8], probabilities: [[Double]])?
-      let ownSearched = settings.sustained ? search.count : 0
       if settings.sustained {
         var q = traces.map { [Double](repeating: 0, count: $0.count) }
         for fold in 0..<folds {
@@ -287,13 +282,11 @@ public enum Trainer {
             file: "fold \(fold + 1)")
           for t in heldOut { q[t] = predict(ensemble, traces[t]) }
         }
-        let chosen = try chooseDecoding(
-          traces: traces, probabilities: probabilities, sustained: q, label: label, settings: settings,
-          sourceCount: sourceNames.count, candidates: sustainedCandidates(decoding))
-        decoding = chosen.0
-        search += chosen.1
         sustained = (try fit(traces: traces, label: l, settings: settings), q)
       }
+      var (decoding, search, ownSearched) = try chooseOwnAndSustained(
+        traces: traces, primary: primary, probabilities: probabilities, sustained: sustained?.probabilities,
+        label: label, settings: settings, sourceCount: sourceNames.count)
       // Last, with the rest fixed, how far a qualified event goes on.
       let scored = sustained == nil ? primary : Array(traces.indices)
       let extended = chooseExtension(
@@ -564,6 +557,62 @@ public enum Trainer {
           }
         }
       }
+    }
+    return all
+  }
+
+  /// The label's own decoding, chosen on its own traces (`primary`) as without a sustained
+  /// classifier, among `candidates`; then, with a sustained classifier's held-out q, the sustained
+  /// part beside each of the `primaryBeam` best of those, chosen on every trace: the sustained-only
+  /// datasets' figures (real shaking the label's own classifier never learns from) can reorder the
+  /// label's own decodings. Returns the decoding, every candidate's scores and how many of them are
+  /// the label's own beside a sustained classifier (else 0).
+  static func chooseOwnAndSustained(
+    traces: [TraceWindows], primary: [Int], probabilities: [[Double]], sustained q: [[Double]]?,
+    label: String, settings: TrainingSettings, sourceCount: Int,
+    candidates: [ProbabilityDecoder.Configuration]? = nil
+  ) throws -> (
+    ProbabilityDecoder.Configuration,
+    [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)], Int
+  ) {
+    let (own, search) = try chooseDecoding(
+      traces: primary.map { traces[$0] }, probabilities: primary.map { probabilities[$0] }, label: label,
+      settings: settings, sourceCount: sourceCount, candidates: candidates)
+    guard let q else { return (own, search, 0) }
+    let chosen = try chooseDecoding(
+      traces: traces, probabilities: probabilities, sustained: q, label: label, settings: settings,
+      sourceCount: sourceCount,
+      candidates: sustainedCandidates(beside: bestDecodings(search, objective: settings.objective)))
+    return (chosen.0, search + chosen.1, search.count)
+  }
+
+  /// How many of the label's own decodings the sustained part is searched beside.
+  static let primaryBeam = 5
+
+  /// The `count` best of `search` by `objective`'s rule (the bounds, then the objective, then the
+  /// fewer false alarms an hour, then the earlier), best first, no two alike.
+  static func bestDecodings(
+    _ search: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)],
+    objective: TuningObjective, count: Int = primaryBeam
+  ) -> [ProbabilityDecoder.Configuration] {
+    let ranked = search.indices.sorted { objective.isBetter((search[$0].score, $0), than: (search[$1].score, $1)) }
+    var best: [ProbabilityDecoder.Configuration] = []
+    for k in ranked where !best.contains(search[k].decoding) {
+      best.append(search[k].decoding)
+      if best.count == count { break }
+    }
+    return best
+  }
+
+  /// The sustained parts searched beside each of `primaries` (best first), each one's own
+  /// decoding alone first (so that a tie keeps the best of the label's own decodings, alone), no
+  /// two alike.
+  static func sustainedCandidates(beside primaries: [ProbabilityDecoder.Configuration])
+    -> [ProbabilityDecoder.Configuration]
+  {
+    var all: [ProbabilityDecoder.Configuration] = []
+    for primary in primaries {
+      for c in sustainedCandidates(primary) where !all.contains(c) { all.append(c) }
     }
     return all
   }
