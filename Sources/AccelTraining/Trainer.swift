@@ -595,7 +595,9 @@ public enum Trainer {
     _ search: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)],
     objective: TuningObjective, count: Int = primaryBeam
   ) -> [ProbabilityDecoder.Configuration] {
-    let ranked = search.indices.sorted { objective.isBetter((search[$0].score, $0), than: (search[$1].score, $1)) }
+    let ranked = search.indices.sorted {
+      objective.isBetter((search[$0].score, $0), than: (search[$1].score, $1))
+    }
     var best: [ProbabilityDecoder.Configuration] = []
     for k in ranked where !best.contains(search[k].decoding) {
       best.append(search[k].decoding)

@@ -64,6 +64,49 @@ import Testing
   #expect(all.count > 400)
 }
 
+/// The label's own decoding is chosen on its own traces, but the sustained part is searched beside
+/// each of its best few, on every trace: A (on 0.9) finds both of the generated shakes and B (on
+/// 0.99) one, so A comes first on the label's own traces; but a sustained-only everyday hour holds
+/// three blips of p at 0.95, three false alarms an hour for A with any sustained part, and none
+/// for B, which is chosen (alone: q never rises).
+@Test func theSustainedSourcesCanReorderTheLabelsOwnDecodings() throws {
+  var p = [Double](repeating: 0.1, count: 10)
+  p[2] = 0.995
+  p[6] = 0.95
+  var blips = [Double](repeating: 0.1, count: 30)
+  for i in [5, 15, 25] { blips[i] = 0.95 }
+  let traces = [
+    secondWindows(10, shakes: [(2, 3), (6, 7)], source: 0, hour: false),
+    secondWindows(30, shakes: [], source: 1, hour: true),
+  ]
+  func decoding(_ on: Double) -> ProbabilityDecoder.Configuration {
+    var c = ProbabilityDecoder.Configuration()
+    c.on = on
+    c.off = on
+    c.mergeGapSeconds = 0.25
+    c.maxDurationSeconds = 600
+    return c
+  }
+  let (a, b) = (decoding(0.9), decoding(0.99))
+  var settings = TrainingSettings(labels: ["shake"])
+  settings.worstSource = true
+  let q = [p.map { _ in 0.1 }, blips.map { _ in 0.1 }]
+  let (chosen, search, own) = try Trainer.chooseOwnAndSustained(
+    traces: traces, primary: [0], probabilities: [p, blips], sustained: q, label: "shake",
+    settings: settings, sourceCount: 2, candidates: [a, b])
+  #expect(chosen == b, "\(chosen)")
+  #expect(own == 2 && search.count == 2 + Trainer.sustainedCandidates(beside: [a, b]).count)
+  #expect(search[0].score.objective == 1 && search[1].score.objective < 1)
+  #expect(Trainer.bestDecodings(Array(search[..<2]), objective: settings.objective) == [a, b])
+  // A's candidates are tried first; every one of them raises the three false alarms.
+  #expect(search[2].decoding == a && search[2].total.fp == 3 && search[2].score.violation > 0)
+  // Without a sustained classifier the label's own choice stands.
+  let alone = try Trainer.chooseOwnAndSustained(
+    traces: traces, primary: [0], probabilities: [p, blips], sustained: nil, label: "shake",
+    settings: settings, sourceCount: 2, candidates: [a, b])
+  #expect(alone.0 == a && alone.1.count == 2 && alone.2 == 0)
+}
+
 /// The extension searched last: among the `extend` values that keep the decoding's score (here
 /// its worst source's F1), the one covering the most of the positives' annotated time. A shake
 /// whose probability dips to 0.6 after it qualified is kept to its end at 0.5; 0.3 would also
