@@ -450,11 +450,14 @@ def context_traces(dataset, position):
 def context_piece(path):
     """The first 2 * NODECONFEU_CONTEXT seconds of a t,x,y,z trace on the watch's grid (the
     copies' resampling, scripts/augment_positives.py), or None when the trace is shorter, has a
-    gap there, or holds no gravity (its median |a| outside 0.8-1.25 g: some watches record it
-    removed). Read once per trace, however many clips it takes."""
+    gap there, is recorded slower than the watch (its median interval over 1.05 of the watch's:
+    ASSIST's 10 Hz watches), or holds no gravity (its median |a| outside 0.8-1.25 g). Read once per
+    trace, however many clips it takes."""
     seconds, rate = 2 * NODECONFEU_CONTEXT, NODECONFEU_RATE
     rows = read(path)
     rows = [r for r in rows if r[0] <= rows[0][0] + seconds + 2] if rows else []
+    if len(rows) < 2 or median([b[0] - a[0] for a, b in zip(rows, rows[1:])]) > 1.05 / rate:
+        return None
     samples = resampled(rows, rate)
     n = round(seconds * rate)
     if len(samples) < n or samples[n - 1][0] - samples[0][0] > (n - 0.5) / rate:

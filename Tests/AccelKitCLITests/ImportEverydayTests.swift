@@ -102,11 +102,11 @@ import Testing
     for t in Self.still(3, rate: 50) { weda += "\(t),0.0,0.0,\(Self.g)\n" }
     try Self.write(root, "weda/dataset/50Hz/D02/U01_R01_accel.csv", weda)
     try Self.write(root, "weda/dataset/50Hz/D02/U01_R01_vertical_accel.csv", "vertical_time_list,vertical_accel\n0,1\n")
-    // ASSIST-IoT: pipe-separated, g, a belt tag and a watch.
+    // ASSIST-IoT: pipe-separated, a belt tag in g and a watch in its own unit (gravity 0.13).
     var assist = "SET|PARTICIPANT|TIMESTAMP|SOURCE|X|Y|Z|TYPE|ACTIVITY|IS_FALL\n"
     for t in Self.still(3, rate: 100) {
       let stamp = String(format: "2023-02-01 11:31:%06.3f", 10 + t)
-      assist += "stairs|1|\(stamp)|TAG|0|0|1|A|6|0\nstairs|1|\(stamp)|WATCH_L|1|0|0|A|6|0\n"
+      assist += "stairs|1|\(stamp)|TAG|0|0|1|A|6|0\nstairs|1|\(stamp)|WATCH_L|0.125|0|0|A|6|0\n"
     }
     try Self.write(root, "assist/data/full_acceleration/stairs/01/acceleration.csv", assist)
     // IPOL: the rate on the first line, tab-separated, m/s^2.
@@ -151,6 +151,9 @@ import Testing
     #expect(Self.firstRow(out + "/oxford/oxford-Pixel_Jamie_Hard_FrontPocket_1.csv") == [0, -0.0, -0.0, -1])
     #expect(Self.firstRow(out + "/ipol/ipol-1-1_lb.csv") == [0, -1, -0.0, -0.0])
     #expect(Self.firstRow(out + "/smartfallmm/smartfallmm-young-phone-S21A08T01.csv") == [0, -0.0, -1, -0.0])
+    // ASSIST's watch is multiplied by 7.6 into g; its tag is read as g.
+    #expect(Self.firstRow(out + "/assist/assist-stairs-1-WATCH_L-6.csv") == [0, -0.95, 0, 0])
+    #expect(Self.firstRow(out + "/assist/assist-stairs-1-TAG-6.csv") == [0, 0, 0, -1])
     // The phone's bursts under one stamp are spread over 5 ms each: 600 samples, 200 Hz.
     let pocket = String(
       decoding: readFile(out + "/umafall/umafall-UMAFall_Subject_01_ADL_Walking_1_2017-04-14_23-25-52-trouser-pocket.csv")!,

@@ -194,8 +194,8 @@ import Testing
     let out = root + "/out"
     // Clips of 4 samples: three at rest along -z, then one along +x. Context: a wrist trace at
     // 50 Hz pointing (0.6, 0, -0.8) for 12 s; before it in name order a wrist trace with gravity
-    // removed, a short one, one with a gap of 1.2 s, a fall's and a hip trace, none of which may be
-    // used.
+    // removed, a short one, one with a gap of 1.2 s, one at 10 Hz (slower than the clips), a fall's
+    // and a hip trace, none of which may be used.
     let maker = """
       import os, sys
       root = sys.argv[1]
@@ -210,15 +210,16 @@ import Testing
       clips('bob-v1', 'snap.txt', [f'Snap(4), {clip}', f'wave(4), {clip}'])
       everyday = os.path.join(root, '..', 'everyday')
       os.makedirs(everyday, exist_ok=True)
-      def trace(name, seconds, sample, gap=None):
+      def trace(name, seconds, sample, gap=None, rate=50):
           with open(os.path.join(everyday, name), 'w') as f:
               f.write('t,x,y,z\\n')
-              for i in range(int(seconds * 50)):
-                  if gap is None or not gap[0] <= i / 50 < gap[1]:
-                      f.write('%.6f,%.6f,%.6f,%.6f\\n' % ((i / 50,) + sample))
+              for i in range(int(seconds * rate)):
+                  if gap is None or not gap[0] <= i / rate < gap[1]:
+                      f.write('%.6f,%.6f,%.6f,%.6f\\n' % ((i / rate,) + sample))
       trace('a-linear.csv', 12, (0.1, 0.0, 0.0))
       trace('b-short.csv', 5, (0.0, 0.0, -1.0))
       trace('b-gap.csv', 12, (0.0, 0.0, -1.0), gap=(3, 4.2))
+      trace('b-slow.csv', 12, (0.0, 0.0, -1.0), rate=10)
       trace('c-fall.csv', 12, (0.0, 0.0, -1.0))
       trace('d-hip.csv', 12, (0.0, 0.0, -1.0))
       trace('e-wrist.csv', 12, (0.6, 0.0, -0.8))
@@ -227,7 +228,7 @@ import Testing
       with open(os.path.join(everyday, 'manifest.csv'), 'w') as f:
           f.write('trace,events,source,position,activity\\n')
           for name, source, position in (('a-linear', 'a', 'wrist'), ('b-short', 'a', 'wrist'),
-                  ('b-gap', 'a', 'wrist'),
+                  ('b-gap', 'a', 'wrist'), ('b-slow', 'a', 'wrist'),
                   ('c-fall', 'a-falls', 'wrist'), ('d-hip', 'a', 'hip'), ('e-wrist', 'a', 'wrist')):
               f.write(f'{name}.csv,none.events.csv,{source},{position},walking\\n')
       """
