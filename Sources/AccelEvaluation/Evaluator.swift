@@ -88,7 +88,7 @@ public enum Evaluator {
       bytesRead(position - reported)
       reported = position
     }
-    var detectors = try settings.map { try $0.detector(rate: stream.rate) }
+    var detectors = try settings.map { try $0.detector(rate: stream.rate, trace: path) }
     var found = [[DetectorEvent]](repeating: [], count: settings.count)
     var t0: Double?
     var t1 = 0.0
@@ -110,6 +110,9 @@ public enum Evaluator {
         location ?? DataLocation(file: path),
         "an annotation (\(formatNumber(a.start))-\(formatNumber(a.end)) s) lies outside the trace \(path) (\(formatNumber(start))-\(formatNumber(t1)) s)",
         hint: "annotation times are in the trace's own time base, in seconds")
+    }
+    for case let recorded? in settings.map(\.recorded) {
+      try RecordedDetections.check(recorded, trace: path, start: start, end: t1, tolerance: tolerance)
     }
     var metrics: [Metrics] = []
     var detections: [[(LabeledInterval, LabeledInterval?)]] = []

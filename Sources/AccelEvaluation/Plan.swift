@@ -18,15 +18,22 @@ public struct EvaluationPlan: Sendable {
   ///   - sweeps: `RULE.NAME=FROM:TO:STEP` items (a rule swept but not in `rules` is added).
   ///   - models: learned models' directories, evaluated after the rules; `model.NAME=VALUE` and
   ///     `model.NAME=FROM:TO:STEP` set and sweep their decoding.
+  ///   - recorded: detections made elsewhere (`RecordedDetections`), scored after the models.
   public init(
-    rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String], models: [String] = []
+    rules: [String], labels: Set<String> = ["shake"], parameters: [String], sweeps: [String],
+    models: [String] = [],
+    recorded: [RuleSetting] = []
   ) throws {
     for r in rules where !Detectors.isDetector(r) { throw Detectors.unknown(r) }
-    func known(_ rule: String) -> Bool { Detectors.isDetector(rule) || (rule == Self.modelOwner && !models.isEmpty) }
-    // Without --rule: every detector of the labels, unless models are given (then only they run).
+    func known(_ rule: String) -> Bool {
+      Detectors.isDetector(rule) || (rule == Self.modelOwner && !models.isEmpty)
+    }
+    // Without --rule: every detector of the labels, unless models or recorded detections are
+    // given (then only they run).
     var chosen = rules
-    if rules.isEmpty, models.isEmpty {
-      chosen = Detectors.names.filter { name in labels.contains { Detectors.namesEmitting($0).contains(name) } }
+    if rules.isEmpty, models.isEmpty, recorded.isEmpty {
+      chosen = Detectors.names.filter { name in labels.contains { Detectors.namesEmitting($0).contains(name) }
+      }
     }
     // With one detector running, NAME=VALUE names its parameter (as detect-shakes takes it).
     let owners = Set(chosen + (models.isEmpty ? [] : [Self.modelOwner]))
@@ -94,7 +101,9 @@ public struct EvaluationPlan: Sendable {
     var settings: [RuleSetting] = []
     var skipped: [(String, Int)] = []
     let swept = grids.keys.filter { !chosen.contains($0) && $0 != Self.modelOwner }.sorted()
-    for (rule, directory) in (chosen + swept).map({ ($0, String?.none) }) + models.map({ (Self.modelOwner, $0) }) {
+    for (rule, directory) in (chosen + swept).map({ ($0, String?.none) })
+      + models.map({ (Self.modelOwner, $0) })
+    {
       let base = fixed[rule] ?? []
       var combos: [[(String, Double)]] = [base]
       for (name, values) in grids[rule] ?? [] {
@@ -118,6 +127,12 @@ public struct EvaluationPlan: Sendable {
       }
       if refused > 0 { skipped.append((rule, refused)) }
     }
+    for r in recorded {
+      guard !settings.contains(r) else {
+        throw AccelError.usage("\(r.description) is given twice", hint: "give each detections file once")
+      }
+      settings.append(r)
+    }
     self.settings = settings
     self.skipped = skipped
     sweeping = !sweeps.isEmpty
@@ -131,11 +146,13 @@ public struct EvaluationPlan: Sendable {
   /// rule emits them.
   public init(
     rules: [String], label: String?, annotated: Set<String>, parameters: [String], sweeps: [String],
-    models: [String] = []
+    models: [String] = [], recorded: [RuleSetting] = []
   ) throws {
     let wanted = label.map { [$0] } ?? (annotated.isEmpty ? ["shake"] : annotated)
     let emitted = wanted.contains { !Detectors.emitting($0).isEmpty } ? wanted : ["shake"]
-    try self.init(rules: rules, labels: emitted, parameters: parameters, sweeps: sweeps, models: models)
+    try self.init(
+      rules: rules, labels: emitted, parameters: parameters, sweeps: sweeps, models: models,
+      recorded: recorded)
   }
 
   /// Checks that the annotations (of `file`, with the labels `annotated`) have the label each

@@ -97,7 +97,7 @@ public struct EvaluationReport {
     let hash = fingerprint?.hash ?? ""
     for (i, s) in settings.enumerated() {
       text +=
-        ([s.rule, csvField(s.parameterText)] + Self.fields(summary[i]) + [
+        ([csvField(s.rule), csvField(s.parameterText)] + Self.fields(summary[i]) + [
           String(traces.count), hash,
         ]).joined(
           separator: ",") + "\n"
@@ -110,7 +110,7 @@ public struct EvaluationReport {
     for t in traces {
       for (i, s) in settings.enumerated() {
         text +=
-          ([csvField(t.name), s.rule, csvField(s.parameterText), formatNumber(t.start)]
+          ([csvField(t.name), csvField(s.rule), csvField(s.parameterText), formatNumber(t.start)]
           + Self.fields(t.metrics[i], exactDuration: true)).joined(
             separator: ",") + "\n"
       }
@@ -125,7 +125,8 @@ public struct EvaluationReport {
         for (d, match) in t.detections[i] {
           text +=
             [
-              csvField(t.name), s.rule, csvField(s.parameterText), formatNumber(d.start), formatNumber(d.end),
+              csvField(t.name), csvField(s.rule), csvField(s.parameterText), formatNumber(d.start),
+              formatNumber(d.end),
               d.reported.map(formatNumber) ?? "", d.cancelled ? "cancelled" : "ended",
               match.map { formatNumber($0.start) } ?? "", match.map { formatNumber($0.end) } ?? "",
             ].joined(separator: ",") + "\n"
@@ -142,7 +143,7 @@ public struct EvaluationReport {
       let m = summary[i]
       text +=
         [
-          s.rule, csvField(s.parameterText), formatNumber(Self.rounded(m.precision)),
+          csvField(s.rule), csvField(s.parameterText), formatNumber(Self.rounded(m.precision)),
           m.definedRecall.map { formatNumber(Self.rounded($0)) } ?? "",
           formatNumber(Self.rounded(m.f1)), formatNumber(Self.rounded(m.falseAlarmsPerHour)),
         ].joined(separator: ",") + "\n"
@@ -185,7 +186,8 @@ public struct EvaluationReport {
     let bootstrap = Bootstrap(traceCount: traces.count)
     // Columns in the order they are dropped to fit a width: last first.
     var header = [
-      "rank", "rule", "params", "tp", "fp", "fn", "precision", "recall", "covered", "f1 [95%]", "FA/h", "onset_f1",
+      "rank", "rule", "params", "tp", "fp", "fn", "precision", "recall", "covered", "f1 [95%]", "FA/h",
+      "onset_f1",
       "segment_f1", "onset_med_s", "delay_med_s",
     ]
     let columns = header.count
@@ -202,7 +204,8 @@ public struct EvaluationReport {
       }
       rows.append([
         "\(rank + 1)", s.rule, s.parameterText.isEmpty ? "defaults" : s.parameterText, "\(m.tp)", "\(m.fp)",
-        "\(m.fn)", f(m.precision), f(m.definedRecall), f(m.standard.segments.recall), f1, f(m.falseAlarmsPerHour),
+        "\(m.fn)", f(m.precision), f(m.definedRecall), f(m.standard.segments.recall), f1,
+        f(m.falseAlarmsPerHour),
         f(m.standard.onset.f1),
         f(m.standard.segments.f1), f(m.medianOnsetError), f(m.medianDelay),
       ])
@@ -234,7 +237,7 @@ public struct EvaluationReport {
   public func json() -> String {
     let items = settings.enumerated().map { i, s -> String in
       let m = summary[i]
-      var members = ["\"rule\": \"\(s.rule)\"", "\"params\": \"\(s.parameterText)\""]
+      var members = ["\"rule\": \(jsonString(s.rule))", "\"params\": \(jsonString(s.parameterText))"]
       for name in Self.metricColumns {
         let v =
           Self.value(name, m).map {

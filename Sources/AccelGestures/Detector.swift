@@ -86,6 +86,8 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   public private(set) var assignments: [(name: String, value: Double)]
   private let maker: any DetectorMaker
   public let labels: [String]
+  /// The events a recorded setting replays (`RuleSetting.recorded`); nil for a rule or a model.
+  public let recorded: RecordedEvents?
 
   /// The rule named `rule` with `assignments` applied to its defaults; throws a usage error for an
   /// unknown rule or parameter, or a value out of range.
@@ -103,12 +105,15 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
     self = try Self.make(type, assignments: assignments)
   }
 
-  init(rule: String, assignments: [(name: String, value: Double)], labels: [String], maker: any DetectorMaker)
-  {
+  init(
+    rule: String, assignments: [(name: String, value: Double)], labels: [String], maker: any DetectorMaker,
+    recorded: RecordedEvents? = nil
+  ) {
     self.rule = rule
     self.assignments = assignments
     self.labels = labels
     self.maker = maker
+    self.recorded = recorded
   }
 
   private static func make<R: Rule>(_ type: R.Type, assignments: [(String, Double)]) throws -> RuleSetting {
@@ -129,6 +134,13 @@ public struct RuleSetting: Sendable, Equatable, CustomStringConvertible {
   /// (`FiniteSamplesOnly`: a non-finite row is a gap, as in the exported C).
   public func detector(rate: Double) throws -> any Detector {
     FiniteSamplesOnly(try maker.make(rate: rate))
+  }
+
+  /// The setting's detector for the trace at `trace` (as a dataset's job names it): a recorded
+  /// setting replays that trace's events; any other is `detector(rate:)`'s.
+  public func detector(rate: Double, trace: String) throws -> any Detector {
+    if let recorded { return RecordedDetector(events: recorded.events[trace] ?? []) }
+    return try detector(rate: rate)
   }
 
   /// Runs a detector over a whole trace, block by block from `next` (nil at the end), in

@@ -37,6 +37,13 @@ struct Evaluate: ParsableCommand {
       --fail-over gate every evaluated setting (with --sweep, the best-F1 setting of each rule) \
       and exit 1 with a one-line reason after the reports are written.
 
+      --detections scores events a detector found elsewhere (an exported detector's log on a \
+      device, another tool) as accelkit scores its own: a CSV with start and end (seconds, in the \
+      trace's time base) and, for a dataset of several traces, trace (as the manifest or \
+      detections.csv names it); label, reported, status, rule and params are read when present. \
+      Each rule and params it names is one setting, called recorded:FILE[:RULE]. A detection \
+      outside its trace, or naming a trace not in the dataset, is bad data (exit 65).
+
       Examples:
         accelkit evaluate datasets/test -o notebooks-out
         accelkit evaluate datasets/test --rule learned-shake \\
@@ -47,6 +54,8 @@ struct Evaluate: ParsableCommand {
           datasets/test/000.events.csv --rule seismic
         accelkit evaluate datasets/test --baseline notebooks-out/summary.csv \\
           --fail-on-regression
+        accelkit evaluate datasets/test --rule swing \\
+          --detections notebooks-out/detections.csv
         parallel accelkit evaluate datasets/test --shard {}/4 -o parts/{} \\
           ::: 1 2 3 4 && accelkit merge parts/* -o report
       """)
@@ -70,6 +79,13 @@ struct Evaluate: ParsableCommand {
       "A learned model's directory (accelkit train's; repeatable), evaluated like a rule; model.NAME=VALUE sets its decoding.",
       valueName: "dir"))
   var models: [String] = []
+
+  @Option(
+    name: .customLong("detections"),
+    help: ArgumentHelp(
+      "Score detections made elsewhere (a device's log, detect-shakes -o, evaluate -o's detections.csv; repeatable) beside any --rule or --model.",
+      valueName: "file.csv"))
+  var detections: [String] = []
 
   @Option(
     name: .customLong("param"),
@@ -117,6 +133,9 @@ struct Evaluate: ParsableCommand {
 
   func validate() throws {
     for r in rules where !Detectors.isDetector(r) { throw ValidationError(Detectors.unknown(r).message) }
+    if shard != nil, !detections.isEmpty {
+      throw ValidationError("--detections scores a whole dataset; it does not take --shard")
+    }
     if let shard {
       do { _ = try ShardSpec(parsing: shard) } catch let error as AccelError {
         throw ValidationError(error.message)
@@ -142,10 +161,15 @@ struct Evaluate: ParsableCommand {
     let fromFile = try paramsFile.map { try ParameterFile.read(path: $0) } ?? []
     let fileRules = Array(Set(fromFile.compactMap { $0.split(separator: ".").first.map(String.init) }))
       .sorted()
+    var recorded: [RuleSetting] = []
+    for file in detections {
+      recorded += try RecordedDetections.read(
+        path: file, jobs: jobs, dataset: self.dataset, label: matching.label)
+    }
     let plan = try EvaluationPlan(
       rules: rules.isEmpty ? fileRules : rules, label: matching.label, annotated: annotated,
       parameters: fromFile + params,
-      sweeps: sweeps, models: models)
+      sweeps: sweeps, models: models, recorded: recorded)
     for (rule, count) in plan.skipped {
       Diagnostics.note("skipped \(count) \(rule) settings the rule refuses")
     }
