@@ -185,23 +185,32 @@ public enum RecordedDetections {
   }
 
   /// A dataset's traces by the names a detections file may give them: the job's path, or the
-  /// path relative to the dataset's folder (as its manifest lists it).
+  /// path relative to the dataset's folder (as its manifest lists it), either spelt with or
+  /// without `./` and doubled slashes (`./data//a.csv` is `data/a.csv`).
   struct TraceNames {
     var byName: [String: String] = [:]
 
     init(jobs: [EvaluationJob], dataset: String) {
-      let folder =
-        dataset.hasSuffix(".csv") ? dataset.lastIndex(of: "/").map { String(dataset[..<$0]) } ?? "" : dataset
+      let folder = Self.normalized(
+        dataset.hasSuffix(".csv") ? dataset.lastIndex(of: "/").map { String(dataset[..<$0]) } ?? "" : dataset)
       let prefix = folder.isEmpty ? "" : (folder.hasSuffix("/") ? folder : folder + "/")
       for job in jobs {
-        if job.trace.hasPrefix(prefix), byName[String(job.trace.dropFirst(prefix.count))] == nil {
-          byName[String(job.trace.dropFirst(prefix.count))] = job.trace
+        let path = Self.normalized(job.trace)
+        if path.hasPrefix(prefix), byName[String(path.dropFirst(prefix.count))] == nil {
+          byName[String(path.dropFirst(prefix.count))] = job.trace
         }
       }
       // The job's own path wins over a relative name that happens to equal it.
-      for job in jobs { byName[job.trace] = job.trace }
+      for job in jobs { byName[Self.normalized(job.trace)] = job.trace }
     }
 
-    func job(_ name: String) -> String? { byName[name] }
+    func job(_ name: String) -> String? { byName[Self.normalized(name)] }
+
+    /// `path` without `.` components and empty ones: the same file, spelt one way.
+    static func normalized(_ path: String) -> String {
+      let parts = path.split(separator: "/").filter { $0 != "." }
+      let joined = parts.joined(separator: "/")
+      return path.hasPrefix("/") ? "/" + joined : joined
+    }
   }
 }

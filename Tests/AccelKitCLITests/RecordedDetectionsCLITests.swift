@@ -40,6 +40,10 @@ import Testing
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("\nthree-peak,,1,0,0,1,1,1,"), "\(r.stdout)")
     #expect(r.stdout.contains("\nrecorded:\(log),,1,1,0,0.5,1,0.666666666667,"), "\(r.stdout)")
+    // The same traces spelt with ./ and a doubled slash, the dataset too.
+    writeFile(log, "trace,start,end\n./shake.csv,1.1,2.5\n\(dataset)//./rest.csv,2,2.3\n")
+    let spelt = try accelkit(["evaluate", dataset + "/.", "--detections", log, "--format", "csv"])
+    #expect(spelt.stdout.contains("\nrecorded:\(log),,1,1,0,"), "\(spelt.stdout) \(spelt.stderr)")
     // A cancelled detection counts only with --include-cancelled.
     writeFile(log, "trace,start,end,status\nshake.csv,1.1,2.5,cancelled\n")
     let cancelled = try accelkit(["evaluate", dataset, "--detections", log, "--format", "csv"])
