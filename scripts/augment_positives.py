@@ -2,7 +2,7 @@
 """Writes turned, resampled and clipped copies of real recordings, to train a detector on real
 positives at attitudes, rates and sensor ranges their few sources do not cover.
 
-    scripts/augment_positives.py MANIFEST OUT [--activity NAME ...]
+    scripts/augment_positives.py MANIFEST OUT [--activity NAME ...] [--rate HZ]
     accelkit train ... MANIFEST OUT/manifest.csv --label shake --cv source
 
 MANIFEST is an accelkit dataset's manifest with `source`, `position` and `activity` columns (what
@@ -18,6 +18,10 @@ with it (a copy never tests a model trained on its original). OUT/manifest.csv l
   t3    135 degrees about (1, 1, 0)                                             30 Hz   as read
   t4    60 degrees about (0, 1, 1)                                              25 Hz   +-2 g
   t5    -120 degrees about (1, 0, 1)                                            50 Hz   as read
+
+With --rate HZ, each trace gets one copy instead, `rHZ`: as read (not turned, not clipped) at
+that rate, resampled as below; to measure a detector at the rate of another device, e.g. a 25 Hz
+phone (`accelkit evaluate OUT/manifest.csv --rule learned-shake`).
 
 A copy's sample at time t is the mean of the readings within half its sampling step of t (a box
 filter against aliasing when the rate falls), or, where no reading lies there (the rate rises),
@@ -118,6 +122,17 @@ def main():
             sys.exit(__doc__)
         activities.append(args[i + 1])
         del args[i:i + 2]
+    copies = COPIES
+    if "--rate" in args:
+        i = args.index("--rate")
+        try:
+            rate = float(args[i + 1])
+        except (IndexError, ValueError):
+            sys.exit(__doc__)
+        if not math.isfinite(rate) or rate <= 0:
+            sys.exit(f"--rate: expected a rate in Hz above 0, got {args[i + 1]}")
+        copies = ((f"r{rate:g}", turn((1, 0, 0), 0), rate, None),)
+        del args[i:i + 2]
     if len(args) != 2:
         sys.exit(__doc__)
     manifest, out = args
@@ -135,7 +150,7 @@ def main():
         with open(os.path.join(base, row["events"])) as f:
             events = f.read()
         stem = row["trace"][:-4].replace("/", "-")
-        for name, matrix, rate, clip in COPIES:
+        for name, matrix, rate, clip in copies:
             target = f"{stem}-{name}"
             with open(os.path.join(out, target + ".csv"), "w") as f:
                 f.write("t,x,y,z\n" + "".join(line + "\n" for line in copy(readings, matrix, rate, clip)))
@@ -145,7 +160,7 @@ def main():
                          f"{row.get('position', '')},{row.get('activity', '')}")
     with open(os.path.join(out, "manifest.csv"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(f"{len(rows)} traces, {len(rows) * len(COPIES)} copies in {out}")
+    print(f"{len(rows)} traces, {len(rows) * len(copies)} copies in {out}")
 
 
 if __name__ == "__main__":

@@ -328,5 +328,24 @@ import Testing
     let steps = zip(ramp.dropFirst(), ramp).map { $0[0] - $1[0] }
     #expect(steps.filter { $0 > 1.9 }.count == 1 && steps.filter { $0 <= 1.9 }.allSatisfy { abs($0 - 0.02) < 1e-6 })
     #expect(ramp.count == 51 + 51, "\(ramp.count)")
+    // --rate: one copy a trace at that rate, as read (not turned, not clipped): the 50 Hz
+    // alternation averaged away, the 3 g kept, gravity still along z.
+    func augmenting(_ out: String, _ options: String) throws -> CLIResult {
+      try accelkit(
+        [],
+        shell: "'\(python)' '\(Paths.packageRoot)/scripts/augment_positives.py' '\(root)/in/manifest.csv' "
+          + "'\(root)/\(out)' \(options)")
+    }
+    let rated = try augmenting("rated", "--activity shake --rate 25")
+    #expect(rated.status == 0 && rated.stdout.contains("1 traces, 1 copies"), "\(rated.stdout)\(rated.stderr)")
+    let ratedManifest = String(decoding: readFile(root + "/rated/manifest.csv") ?? [], as: UTF8.self)
+    #expect(ratedManifest.hasSuffix("\nsquare-r25.csv,square-r25.events.csv,s,hand,shake\n"), "\(ratedManifest)")
+    let r25 = String(decoding: readFile(root + "/rated/square-r25.csv") ?? [], as: UTF8.self)
+      .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    #expect(r25.count == 50 && abs(r25[1][0] - 0.04) < 1e-9, "\(r25.count)")
+    #expect(abs(r25[28][1] - 3) < 1e-9 && r25[28][2] == 0 && abs(r25[28][3] + 1) < 1e-9, "\(r25[28])")
+    #expect(r25.filter { $0[0] < 0.97 || $0[0] > 1.33 }.allSatisfy { abs($0[1]) <= 0.34 && abs($0[3] + 1) < 1e-9 })
+    let refused = try augmenting("none", "--rate 0")
+    #expect(refused.status != 0 && refused.stderr.contains("--rate"), "\(refused.stderr)")
   }
 }
