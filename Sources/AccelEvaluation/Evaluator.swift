@@ -36,10 +36,13 @@ public struct TraceEvaluation: Sendable {
 public struct TraceGroup: Hashable, Sendable {
   public var source: String?
   public var position: String?
+  /// What the wearer was doing (walking, a sustained shake, a fall...), as the manifest says.
+  public var activity: String?
 
-  public init(source: String? = nil, position: String? = nil) {
+  public init(source: String? = nil, position: String? = nil, activity: String? = nil) {
     self.source = source
     self.position = position
+    self.activity = activity
   }
 }
 

@@ -6,12 +6,13 @@ import AccelCore
   import Darwin
 #endif
 
-/// Figures per source and per body position (the manifest's `source` and `position` columns), so
-/// that a detector that raises false alarms in one position or on one data set cannot hide them
-/// in the average: false alarms per hour with an exact Poisson interval; F1, recall and the share
-/// of annotated time covered (segment recall) with bootstrap intervals over the group's traces.
+/// Figures per source, per body position and per activity (the manifest's `source`, `position`
+/// and `activity` columns), so that a detector that raises false alarms in one position or on one
+/// data set, or misses one kind of shaking, cannot hide it in the average: false alarms per hour
+/// with an exact Poisson interval; F1, recall and the share of annotated time covered (segment
+/// recall) with bootstrap intervals over the group's traces.
 public struct GroupFigures: Sendable {
-  /// `source` or `position`.
+  /// `source`, `position` or `activity`.
   public var kind: String
   public var name: String
   public var traces: Int
@@ -39,17 +40,26 @@ extension Bootstrap {
 }
 
 extension EvaluationReport {
-  /// Whether any trace has a source or a position.
-  public var hasGroups: Bool { traces.contains { $0.group.source != nil || $0.group.position != nil } }
+  /// Whether any trace has a source, a position or an activity.
+  public var hasGroups: Bool {
+    traces.contains { $0.group.source != nil || $0.group.position != nil || $0.group.activity != nil }
+  }
 
-  /// The figures of setting `i` per source, then per position (each in name order; traces
-  /// without one are grouped as "unknown").
+  /// The kinds of group, in the order reports give them, and each trace's group of that kind.
+  static let groupKinds: [(kind: String, of: @Sendable (TraceGroup) -> String?)] = [
+    ("source", { $0.source }), ("position", { $0.position }), ("activity", { $0.activity }),
+  ]
+
+  /// The figures of setting `i` per source, then per position, then per activity (each in name
+  /// order; traces without one are grouped as "unknown"). Activities are given only when some
+  /// trace has one, so that a manifest without the column reports as before.
   public func groupFigures(setting i: Int) -> [GroupFigures] {
     var out: [GroupFigures] = []
-    for kind in ["source", "position"] {
+    for (kind, of) in Self.groupKinds {
+      if kind == "activity", !traces.contains(where: { $0.group.activity != nil }) { continue }
       var members: [String: [Int]] = [:]
       for (k, t) in traces.enumerated() {
-        members[(kind == "source" ? t.group.source : t.group.position) ?? "unknown", default: []].append(k)
+        members[of(t.group) ?? "unknown", default: []].append(k)
       }
       for name in members.keys.sorted() {
         let indices = members[name]!
@@ -72,7 +82,8 @@ extension EvaluationReport {
     "recall_low", "recall_high", "segment_recall", "segment_recall_low", "segment_recall_high",
   ]
 
-  /// groups.csv: a row per setting and source, then per setting and position.
+  /// groups.csv: a row per setting and source, then per setting and position, then per setting
+  /// and activity.
   public func groupsCSV() -> String {
     var text = Self.groupColumns.joined(separator: ",") + "\n"
     func n(_ v: Double?) -> String { v.map { formatNumber(Self.rounded($0)) } ?? "" }
@@ -93,8 +104,8 @@ extension EvaluationReport {
     return text
   }
 
-  /// The per-group table people read: for each setting (at most `limit`), its figures per source
-  /// and per position.
+  /// The per-group table people read: for each setting (at most `limit`), its figures per source,
+  /// per position and per activity.
   public func groupTable(limit: Int = 8) -> String {
     func f(_ v: Double?) -> String { formatSignificant(v, digits: precision) }
     func interval(_ i: (low: Double, high: Double)?) -> String {
@@ -112,7 +123,7 @@ extension EvaluationReport {
       let figures = groupFigures(setting: i)
       let shown = figures.filter { g in figures.filter { $0.kind == g.kind }.count > 1 }
       guard !shown.isEmpty else { continue }
-      let kinds = ["source", "position"].filter { k in shown.contains { $0.kind == k } }
+      let kinds = Self.groupKinds.map(\.kind).filter { k in shown.contains { $0.kind == k } }
       for g in shown {
         let m = g.metrics
         rows.append([
@@ -124,8 +135,8 @@ extension EvaluationReport {
         ])
       }
       let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max()! }
-      text +=
-        "\n\(s.rule) \(s.parameterText.isEmpty ? "defaults" : s.parameterText), per \(kinds.joined(separator: " and ")):\n"
+      let per = kinds.count > 1 ? kinds.dropLast().joined(separator: ", ") + " and " + kinds.last! : kinds[0]
+      text += "\n\(s.rule) \(s.parameterText.isEmpty ? "defaults" : s.parameterText), per \(per):\n"
       text +=
         rows.map { r in r.enumerated().map { $1.padding(toLength: widths[$0]) }.joined(separator: "  ") }
         .joined(separator: "\n") + "\n"

@@ -20,6 +20,9 @@ public struct ManifestEntry: Equatable, Sendable {
   /// regression in one cannot hide in the average.
   public var source: String?
   public var position: String?
+  /// What the recording holds (walking, a sustained shake, a fall...): reports give figures for
+  /// each too.
+  public var activity: String? = nil
   /// The manifest line, for messages.
   public var line: Int
 }
@@ -77,7 +80,8 @@ public enum Manifest {
       let entry = ManifestEntry(
         trace: resolve(trace), events: resolve(events), preset: field(column("preset")), rate: rate,
         units: field(column("units")), convention: field(column("convention")), split: field(column("split")),
-        source: field(column("source")), position: field(column("position")), line: k + 1)
+        source: field(column("source")), position: field(column("position")),
+        activity: field(column("activity")), line: k + 1)
       for (file, i) in [(entry.trace, ti), (entry.events, ei)] {
         let location = DataLocation(file: path, line: k + 1, column: i + 1)
         guard fileExistsAt(file) else {

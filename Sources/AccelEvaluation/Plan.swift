@@ -329,7 +329,7 @@ public struct EvaluationJob: Sendable {
         s.convention = v
       }
       var job = EvaluationJob(trace: entry.trace, events: entry.events, readSettings: s, location: location)
-      job.group = TraceGroup(source: entry.source, position: entry.position)
+      job.group = TraceGroup(source: entry.source, position: entry.position, activity: entry.activity)
       return job
     }
   }

@@ -204,7 +204,9 @@ public struct PartialEvaluation: Sendable {
     text += "\"start\": \(PartialJSON.number(e.start)), \"duration\": \(PartialJSON.number(e.duration)), "
     text += "\"rows\": \(e.rows), \"source\": \(e.group.source.map(jsonString) ?? "null"), "
     text +=
-      "\"position\": \(e.group.position.map(jsonString) ?? "null"),\n \"files\": [\(t.files.map(PartialJSON.file).joined(separator: ", "))],\n"
+      "\"position\": \(e.group.position.map(jsonString) ?? "null"), "
+    text +=
+      "\"activity\": \(e.group.activity.map(jsonString) ?? "null"),\n \"files\": [\(t.files.map(PartialJSON.file).joined(separator: ", "))],\n"
     text += " \"annotations\": [\(t.annotations.map(PartialJSON.interval).joined(separator: ", "))],\n"
     text += " \"results\": [\n"
     text += e.metrics.indices.map { k -> String in
@@ -258,7 +260,9 @@ public struct PartialEvaluation: Sendable {
         name: try r.string(item["name"], "name"), start: try r.double(item["start"], "start"),
         duration: duration, rows: try r.int(item["rows"], "rows"),
         metrics: metrics, detections: detections,
-        group: TraceGroup(source: item["source"]?.string, position: item["position"]?.string))
+        group: TraceGroup(
+          source: item["source"]?.string, position: item["position"]?.string,
+          activity: item["activity"]?.string))
       return PartialTrace(
         index: index, path: try r.string(item["path"], "path"), files: files, annotations: annotations,
         evaluation: evaluation)

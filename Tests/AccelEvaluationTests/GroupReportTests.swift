@@ -22,13 +22,14 @@ import Testing
     }
   }
 
-  static func trace(_ name: String, source: String?, position: String?, tp: Int, fp: Int, fn: Int, hours: Double)
-    -> TraceEvaluation
-  {
+  static func trace(
+    _ name: String, source: String?, position: String?, activity: String? = nil, tp: Int, fp: Int, fn: Int,
+    hours: Double
+  ) -> TraceEvaluation {
     var m = Metrics()
     (m.tp, m.fp, m.fn, m.duration) = (tp, fp, fn, hours * 3600)
     var t = TraceEvaluation(name: name, start: 0, duration: hours * 3600, rows: 1, metrics: [m], detections: [[]])
-    t.group = TraceGroup(source: source, position: position)
+    t.group = TraceGroup(source: source, position: position, activity: activity)
     return t
   }
 
@@ -60,6 +61,32 @@ import Testing
     #expect(csv.count == 7 && csv[0].hasPrefix("rule,params,group,name,traces,hours,"))
     #expect(report.files.map(\.name).contains("groups.csv"))
     #expect(report.table().contains("swing defaults, per source and position:"))
+  }
+
+  /// With an activity on some trace, activities come after the positions (a trace without one is
+  /// "unknown"); without any, none is given.
+  @Test func figuresPerActivity() throws {
+    let traces = [
+      Self.trace("a", source: "mse", position: "hand", activity: "sustained", tp: 1, fp: 0, fn: 1, hours: 0.1),
+      Self.trace("b", source: "mse", position: "hand", activity: "shake", tp: 3, fp: 1, fn: 0, hours: 0.2),
+      Self.trace("c", source: "mse", position: "hand", activity: "sustained", tp: 0, fp: 0, fn: 1, hours: 0.1),
+      Self.trace("d", source: nil, position: nil, activity: nil, tp: 0, fp: 2, fn: 0, hours: 1),
+    ]
+    let report = EvaluationReport(settings: [try RuleSetting(rule: "swing")], traces: traces, sweeping: false)
+    let figures = report.groupFigures(setting: 0)
+    #expect(figures.map { "\($0.kind):\($0.name):\($0.traces)" }.suffix(3) == [
+      "activity:shake:1", "activity:sustained:2", "activity:unknown:1",
+    ])
+    let sustained = try #require(figures.first { $0.kind == "activity" && $0.name == "sustained" })
+    #expect(sustained.metrics.tp == 1 && sustained.metrics.fn == 2 && sustained.recallInterval != nil)
+    #expect(report.table().contains("swing defaults, per source, position and activity:"))
+    let activityOnly = EvaluationReport(
+      settings: [try RuleSetting(rule: "swing")], traces: [traces[0], traces[1]], sweeping: false)
+    #expect(activityOnly.hasGroups && activityOnly.table().contains("swing defaults, per activity:"))
+    let none = EvaluationReport(
+      settings: [try RuleSetting(rule: "swing")],
+      traces: [Self.trace("a", source: "s", position: nil, tp: 1, fp: 0, fn: 0, hours: 1)], sweeping: false)
+    #expect(!none.groupFigures(setting: 0).contains { $0.kind == "activity" })
   }
 
   @Test func noGroupsNoGroupFile() throws {

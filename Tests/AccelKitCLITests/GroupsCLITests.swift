@@ -5,16 +5,18 @@ import Testing
 /// The manifest's source and position columns: evaluate reports false alarms per hour and F1 per
 /// source and per position (stdout and groups.csv), and a sharded run merges into the same file.
 @Suite struct GroupsCLITests {
-  /// datasets/test with a source and a position for each trace.
-  static func dataset() throws -> String {
+  /// datasets/test with a source and a position for each trace (and an activity, with
+  /// `activities`).
+  static func dataset(activities: Bool = false) throws -> String {
     let dir = Paths.temporaryDirectory()
     let test = Paths.packageRoot + "/datasets/test"
     let manifest = String(decoding: readFile(test + "/manifest.csv")!, as: UTF8.self).split(separator: "\n")
     // The generated manifest's own source and position (the last two columns) are replaced.
     func withoutGroup(_ row: Substring) -> String { row.split(separator: ",").dropLast(2).joined(separator: ",") }
-    var text = withoutGroup(manifest[0]) + ",source,position\n"
+    var text = withoutGroup(manifest[0]) + ",source,position" + (activities ? ",activity\n" : "\n")
     for (k, row) in manifest.dropFirst().enumerated() {
-      text += withoutGroup(row) + (k % 2 == 0 ? ",lab-a" : ",lab-b") + (k % 3 == 0 ? ",wrist\n" : ",pocket\n")
+      text += withoutGroup(row) + (k % 2 == 0 ? ",lab-a" : ",lab-b") + (k % 3 == 0 ? ",wrist" : ",pocket")
+      text += activities ? (k % 4 == 0 ? ",sustained\n" : ",brief\n") : "\n"
     }
     writeFile(dir + "/manifest.csv", text)
     for name in try FileManager.default.contentsOfDirectory(atPath: test) where name != "manifest.csv" {
@@ -38,6 +40,32 @@ import Testing
     for k in 1...2 {
       let shard = try accelkit([
         "evaluate", dataset, "--rule", "seismic", "--rule", "swing", "--shard", "\(k)/2", "-o", out + "/part\(k)", "--quiet",
+      ])
+      #expect(shard.status == 0, "\(shard.stderr)")
+    }
+    let merged = try accelkit(["merge", out + "/part1", out + "/part2", "-o", out + "/merged", "--format", "csv"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(readFile(out + "/merged/groups.csv") == readFile(out + "/whole/groups.csv"))
+  }
+
+  @Test func evaluateReportsEachActivityToo() throws {
+    let dataset = try Self.dataset(activities: true)
+    let out = Paths.temporaryDirectory()
+    let r = try accelkit(["evaluate", dataset, "--rule", "swing", "-o", out + "/whole", "--format", "table"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("swing defaults, per source, position and activity:"), "\(r.stdout)")
+    let groups = String(decoding: readFile(out + "/whole/groups.csv")!, as: UTF8.self).split(separator: "\n")
+    #expect(groups.count == 1 + 6 && groups[5].hasPrefix("swing,,activity,brief,"), "\(groups)")
+    // The activities' traces add up to the whole dataset's.
+    func traces(_ row: Substring) -> Int {
+      Int(row.split(separator: ",", omittingEmptySubsequences: false)[4])!
+    }
+    #expect(traces(groups[5]) + traces(groups[6]) == traces(groups[1]) + traces(groups[2]))
+    #expect(groups[6].hasPrefix("swing,,activity,sustained,17,"), "\(groups[6])")
+    // Sharded and merged, the activities survive: the same file.
+    for k in 1...2 {
+      let shard = try accelkit([
+        "evaluate", dataset, "--rule", "swing", "--shard", "\(k)/2", "-o", out + "/part\(k)",
       ])
       #expect(shard.status == 0, "\(shard.stderr)")
     }
