@@ -9,8 +9,8 @@ import AccelPlot
 /// Writes what `accelkit train` learned into a model directory, all files together (atomic):
 /// `detector.json` and `LABEL.xgb.json` (what detection reads; `LABEL.sustained.xgb.json` too
 /// with a sustained classifier), and the report: `folds.csv`,
-/// `sources.csv`, `positions.csv` and `held-out.csv` (held-out figures with the chosen decoding,
-/// per fold, source, position and trace), `decoding.csv` (every decoding
+/// `sources.csv`, `positions.csv`, `activities.csv` and `held-out.csv` (held-out figures with the
+/// chosen decoding, per fold, source, position, activity and trace), `decoding.csv` (every decoding
 /// tried, and the traces it was scored on: `own`, the label's own decodings beside a sustained
 /// classifier, scored on the traces its own classifier learns from, else `all`), `LABEL.importance.svg` (how often each feature splits a node, the 25 commonest).
 public enum ModelDirectory {
@@ -72,6 +72,7 @@ public enum ModelDirectory {
     files.append(("folds.csv", figuresCSV(result, kind: "fold")))
     files.append(("sources.csv", figuresCSV(result, kind: "source")))
     files.append(("positions.csv", figuresCSV(result, kind: "position")))
+    files.append(("activities.csv", figuresCSV(result, kind: "activity")))
     files.append(("held-out.csv", heldOutCSV(result)))
     files.append(("decoding.csv", searchCSV(result)))
     if scores { files.append((scoresFile, scoresCSV(result))) }
@@ -112,7 +113,7 @@ public enum ModelDirectory {
   public static func names(labels: [String], sustained: Bool = false, scores: Bool = false) -> [String] {
     [LearnedModel.descriptionFile] + labels.map(LearnedModel.classifierFile)
       + (sustained ? labels.map(LearnedModel.sustainedClassifierFile) : [])
-      + ["folds.csv", "sources.csv", "positions.csv", "held-out.csv", "decoding.csv"]
+      + ["folds.csv", "sources.csv", "positions.csv", "activities.csv", "held-out.csv", "decoding.csv"]
       + (scores ? [scoresFile] : [])
       + labels.map { "\($0).importance.svg" }
   }
@@ -259,7 +260,14 @@ public enum ModelDirectory {
   static func figuresCSV(_ result: TrainingResult, kind: String) -> String {
     var text = "label,\(kind),\(metricColumns)\n"
     for l in result.labels {
-      for g in kind == "fold" ? l.folds : kind == "position" ? l.positions : l.sources {
+      let groups =
+        switch kind {
+        case "fold": l.folds
+        case "position": l.positions
+        case "activity": l.activities
+        default: l.sources
+        }
+      for g in groups {
         text += "\(csvField(l.label)),\(csvField(g.name)),\(metricFields(g, of: l))\n"
       }
     }

@@ -136,6 +136,8 @@ struct TraceWindows: Sendable {
   var source: Int
   /// The manifest's position ("unknown" when it has none).
   var position: String
+  /// The manifest's activity ("unknown" when it has none).
+  var activity = "unknown"
   /// Only the sustained classifiers learn from it.
   var sustainedOnly = false
   /// Its source's weight in the loss (`TrainingSettings.sourceWeights`).
@@ -157,6 +159,8 @@ public struct LearnedLabel: Sendable {
   public var sources: [HeldOutGroup]
   /// Per position, the held-out metrics.
   public var positions: [HeldOutGroup]
+  /// Per activity (the manifest's `activity` column), the held-out metrics.
+  public var activities: [HeldOutGroup]
   /// Per trace: its name, source, position and held-out metrics.
   public var traces: [(name: String, source: String, position: String, metrics: Metrics)]
   public var total: Metrics
@@ -176,8 +180,8 @@ public struct LearnedLabel: Sendable {
   public var heldOutSustained: [[Double]]?
 }
 
-/// Traces held out together or reported together (a fold, a source or a body position): their
-/// indices in `LearnedLabel.traces` and their summed held-out metrics.
+/// Traces held out together or reported together (a fold, a source, a body position or an
+/// activity): their indices in `LearnedLabel.traces` and their summed held-out metrics.
 public struct HeldOutGroup: Sendable {
   public var name: String
   public var members: [Int]
@@ -326,6 +330,9 @@ public enum Trainer {
           positions: Set(traces.map(\.position)).sorted().map { position in
             group(position, traces.indices.filter { traces[$0].position == position })
           },
+          activities: Set(traces.map(\.activity)).sorted().map { activity in
+            group(activity, traces.indices.filter { traces[$0].activity == activity })
+          },
           traces: traces.indices.map {
             (traces[$0].name, sourceNames[traces[$0].source], traces[$0].position, perTrace[$0])
           },
@@ -400,7 +407,7 @@ public enum Trainer {
     var trace = TraceWindows(
       name: stream.name, targets: settings.labels.map { _ in [] }, annotations: annotations,
       source: sourceNames.firstIndex(of: job.group.source ?? "unknown") ?? 0,
-      position: job.group.position ?? "unknown")
+      position: job.group.position ?? "unknown", activity: job.group.activity ?? "unknown")
     var first: Double?
     var last = 0.0
     let byLabel = settings.labels.map { label in

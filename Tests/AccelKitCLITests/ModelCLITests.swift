@@ -394,11 +394,12 @@ func csvRecords(_ path: String) -> [[String: String]] {
     let rows = String(decoding: readFile(Self.train + "/manifest.csv") ?? [], as: UTF8.self)
       .split(separator: "\n").map(String.init)
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    var manifest = "trace,events,source\n"
+    var manifest = "trace,events,source,activity\n"
     for (k, row) in rows.dropFirst().enumerated() {
       let fields = row.split(separator: ",").map(String.init)
       for file in fields[0...1] { writeFile(folder + "/" + file, readFile(Self.train + "/" + file) ?? []) }
-      manifest += "\(fields[0]),\(fields[1]),\(k % 2 == 0 ? "even" : "odd")\n"
+      manifest += "\(fields[0]),\(fields[1]),\(k % 2 == 0 ? "even" : "odd")"
+      manifest += k % 3 == 0 ? ",third\n" : ",rest\n"
     }
     writeFile(folder + "/manifest.csv", manifest)
   }
@@ -452,6 +453,19 @@ func csvRecords(_ path: String) -> [[String: String]] {
     let sources = csvRecords(dir + "/m/sources.csv")
     let traces = csvRecords(dir + "/m/held-out.csv")
     #expect(sources.map { $0["source"] ?? "" } == ["even", "odd"])
+    // Per activity (the manifest's column): the same traces, grouped otherwise.
+    let activities = csvRecords(dir + "/m/activities.csv")
+    #expect(activities.map { $0["activity"] ?? "" } == ["rest", "third"], "\(activities)")
+    func total(_ rows: [[String: String]], _ column: String) -> Int {
+      rows.reduce(0) { $0 + (Int($1[column] ?? "") ?? -1000) }
+    }
+    for column in ["tp", "fp", "fn"] {
+      #expect(total(activities, column) == total(sources, column), "\(column)")
+    }
+    let manifestRows = String(decoding: readFile(dir + "/two/manifest.csv") ?? [], as: UTF8.self)
+      .split(separator: "\n").dropFirst()
+    let thirds = manifestRows.filter { $0.hasSuffix(",third") }.count
+    #expect(activities.last?["traces"].flatMap { Int($0) } == thirds && thirds > 0, "\(activities)")
     for source in sources {
       let own = traces.filter { $0["source"] == source["source"] }
       let annotated = own.reduce(0) { $0 + (Int($1["annotated_segments"] ?? "") ?? 0) }

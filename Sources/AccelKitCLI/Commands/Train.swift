@@ -32,8 +32,9 @@ struct Train: ParsableCommand {
       alike, and an event of either is an event (docs/LEARNING.md).
 
       -o DIR gets detector.json and LABEL.xgb.json (XGBoost's own JSON, loadable by any XGBoost), \
-      folds.csv, sources.csv, positions.csv and held-out.csv (held-out figures), decoding.csv \
-      (every decoding tried) and LABEL.importance.svg; with --scores, held-out-scores.csv too (every \
+      folds.csv, sources.csv, positions.csv, activities.csv and held-out.csv (held-out figures), \
+      decoding.csv (every decoding tried) and LABEL.importance.svg; with --scores, \
+      held-out-scores.csv too (every \
       window's held-out probabilities, to try other decodings on without training again). Use it \
       with detect-shakes --model DIR and evaluate --model DIR.
 
