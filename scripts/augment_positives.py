@@ -125,10 +125,12 @@ def main():
     copies = COPIES
     if "--rate" in args:
         i = args.index("--rate")
+        if i + 1 >= len(args):
+            sys.exit(__doc__)
         try:
             rate = float(args[i + 1])
-        except (IndexError, ValueError):
-            sys.exit(__doc__)
+        except ValueError:
+            rate = math.nan
         if not math.isfinite(rate) or rate <= 0:
             sys.exit(f"--rate: expected a rate in Hz above 0, got {args[i + 1]}")
         copies = ((f"r{rate:g}", turn((1, 0, 0), 0), rate, None),)

@@ -42,7 +42,7 @@ extension Bootstrap {
 extension EvaluationReport {
   /// Whether any trace has a source, a position or an activity.
   public var hasGroups: Bool {
-    traces.contains { $0.group.source != nil || $0.group.position != nil || $0.group.activity != nil }
+    traces.contains { t in Self.groupKinds.contains { $0.of(t.group) != nil } }
   }
 
   /// The kinds of group, in the order reports give them, and each trace's group of that kind.

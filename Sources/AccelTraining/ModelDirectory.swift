@@ -69,10 +69,10 @@ public enum ModelDirectory {
           (LearnedModel.sustainedClassifierFile(l.label), String(decoding: sustained, as: UTF8.self)))
       }
     }
-    files.append(("folds.csv", figuresCSV(result, kind: "fold")))
-    files.append(("sources.csv", figuresCSV(result, kind: "source")))
-    files.append(("positions.csv", figuresCSV(result, kind: "position")))
-    files.append(("activities.csv", figuresCSV(result, kind: "activity")))
+    files.append(("folds.csv", figuresCSV(result, kind: "fold", \.folds)))
+    files.append(("sources.csv", figuresCSV(result, kind: "source", \.sources)))
+    files.append(("positions.csv", figuresCSV(result, kind: "position", \.positions)))
+    files.append(("activities.csv", figuresCSV(result, kind: "activity", \.activities)))
     files.append(("held-out.csv", heldOutCSV(result)))
     files.append(("decoding.csv", searchCSV(result)))
     if scores { files.append((scoresFile, scoresCSV(result))) }
@@ -257,17 +257,14 @@ public enum ModelDirectory {
     ].joined(separator: ",")
   }
 
-  static func figuresCSV(_ result: TrainingResult, kind: String) -> String {
+  /// One row per label and group of `groups` (its folds, sources, positions or activities), the
+  /// groups' column named `kind`.
+  static func figuresCSV(
+    _ result: TrainingResult, kind: String, _ groups: KeyPath<LearnedLabel, [HeldOutGroup]>
+  ) -> String {
     var text = "label,\(kind),\(metricColumns)\n"
     for l in result.labels {
-      let groups =
-        switch kind {
-        case "fold": l.folds
-        case "position": l.positions
-        case "activity": l.activities
-        default: l.sources
-        }
-      for g in groups {
+      for g in l[keyPath: groups] {
         text += "\(csvField(l.label)),\(csvField(g.name)),\(metricFields(g, of: l))\n"
       }
     }

@@ -317,6 +317,12 @@ public enum Trainer {
       func group(_ name: String, _ members: [Int]) -> HeldOutGroup {
         HeldOutGroup(name: name, members: members, metrics: members.reduce(Metrics()) { $0 + perTrace[$1] })
       }
+      // One group per name the traces give (a position, an activity), in name order.
+      func groups(by name: KeyPath<TraceWindows, String>) -> [HeldOutGroup] {
+        Set(traces.map { $0[keyPath: name] }).sorted().map { n in
+          group(n, traces.indices.filter { traces[$0][keyPath: name] == n })
+        }
+      }
       let negatives = traces.reduce(0) { $0 + $1.targets[l].filter { $0 == 0 }.count }
       learned.append(
         LearnedLabel(
@@ -327,12 +333,7 @@ public enum Trainer {
           sources: sourceNames.indices.map { s in
             group(sourceNames[s], traces.indices.filter { traces[$0].source == s })
           },
-          positions: Set(traces.map(\.position)).sorted().map { position in
-            group(position, traces.indices.filter { traces[$0].position == position })
-          },
-          activities: Set(traces.map(\.activity)).sorted().map { activity in
-            group(activity, traces.indices.filter { traces[$0].activity == activity })
-          },
+          positions: groups(by: \.position), activities: groups(by: \.activity),
           traces: traces.indices.map {
             (traces[$0].name, sourceNames[traces[$0].source], traces[$0].position, perTrace[$0])
           },

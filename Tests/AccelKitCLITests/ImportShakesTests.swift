@@ -345,7 +345,9 @@ import Testing
     #expect(r25.count == 50 && abs(r25[1][0] - 0.04) < 1e-9, "\(r25.count)")
     #expect(abs(r25[28][1] - 3) < 1e-9 && r25[28][2] == 0 && abs(r25[28][3] + 1) < 1e-9, "\(r25[28])")
     #expect(r25.filter { $0[0] < 0.97 || $0[0] > 1.33 }.allSatisfy { abs($0[1]) <= 0.34 && abs($0[3] + 1) < 1e-9 })
-    let refused = try augmenting("none", "--rate 0")
-    #expect(refused.status != 0 && refused.stderr.contains("--rate"), "\(refused.stderr)")
+    for bad in ["0", "fast"] {
+      let refused = try augmenting("none", "--rate \(bad)")
+      #expect(refused.status != 0 && refused.stderr.contains("--rate: expected"), "\(refused.stderr)")
+    }
   }
 }
