@@ -3,7 +3,7 @@
 prints each source's events found and false alarms an hour: to try a decoding, or to compare two
 trainings' classifiers at one decoding, without training again.
 
-    scripts/decode_held_out.py MODEL [DETECTOR.json] [NAME=VALUE ...]
+    scripts/decode_held_out.py [--by source|position|activity] MODEL [DETECTOR.json] [NAME=VALUE ...]
 
 MODEL is a directory `accelkit train --scores` wrote (held-out-scores.csv, held-out.csv,
 detector.json). The decoding is DETECTOR.json's (MODEL's own by default), with NAME=VALUE
@@ -13,7 +13,9 @@ trace's annotations (TRACE.events.csv beside TRACE.csv; a trace without one has 
 matches them (one to one, the most pairs, within the training's 0.25 s tolerance). A
 trace whose annotation count differs from held-out.csv's is an error (exit 65): the events were
 not found where the training read them; an unreadable file exits 66. With MODEL's own decoding the
-counts are held-out.csv's.
+counts are held-out.csv's. `--by position` or `--by activity` groups the traces by held-out.csv's
+column of that name, as positions.csv and activities.csv do (a model trained before held-out.csv
+named activities has no such column: exit 65).
 """
 import csv
 import json
@@ -80,6 +82,13 @@ def main():
     if not args or args[0] in ("-h", "--help"):
         print(__doc__, file=sys.stderr)
         sys.exit(64)
+    by = "source"
+    if args[0] == "--by" or args[0].startswith("--by="):
+        by = args[0][5:] if args[0].startswith("--by=") else (args[1] if len(args) > 1 else "")
+        args = args[1:] if args[0].startswith("--by=") else args[2:]
+        if by not in ("source", "position", "activity") or not args:
+            print("--by takes source, position or activity, then MODEL", file=sys.stderr)
+            sys.exit(64)
     model = args[0]
     rest = args[1:]
     detector = os.path.join(model, "detector.json")
@@ -97,6 +106,10 @@ def main():
             sys.exit(64)
     held = {r["trace"]: r for r in read(os.path.join(model, "held-out.csv"), lambda f: list(csv.DictReader(f)))
             if r["label"] == label}
+    if held and by not in next(iter(held.values())):
+        print(f"{os.path.join(model, 'held-out.csv')}:1:1: no {by} column (trained before it was written)",
+              file=sys.stderr)
+        sys.exit(65)
     rows = {}
 
     def scores(f):
@@ -121,13 +134,13 @@ def main():
         # exactly min_duration_s is decided by the centres' last bits.
         found = decode(np.array(centers), np.array(p), decoding, 0.0, np.array(q))
         counts = match([(e["start"], e["end"]) for e in found], events)
-        t = totals.setdefault(h["source"], [0, 0, 0, 0.0])
+        t = totals.setdefault(h[by], [0, 0, 0, 0.0])
         for k in range(3):
             t[k] += counts[k]
         t[3] += float(h["seconds"])
-    print("source,found,events,false_alarms,hours,false_alarms_per_hour")
-    for source, (tp, fp, fn, seconds) in sorted(totals.items()):
-        print(f"{source},{tp},{tp + fn},{fp},{seconds / 3600:.3f},{fp / seconds * 3600:.3f}")
+    print(f"{by},found,events,false_alarms,hours,false_alarms_per_hour")
+    for name, (tp, fp, fn, seconds) in sorted(totals.items()):
+        print(f"{name},{tp},{tp + fn},{fp},{seconds / 3600:.3f},{fp / seconds * 3600:.3f}")
 
 
 if __name__ == "__main__":

@@ -296,13 +296,13 @@ public enum ModelDirectory {
   }
 
   static func heldOutCSV(_ result: TrainingResult) -> String {
-    var text = "label,trace,source,position,seconds,tp,fp,fn,annotated_segments,covered_segments\n"
+    var text = "label,trace,source,position,activity,seconds,tp,fp,fn,annotated_segments,covered_segments\n"
     for l in result.labels {
       for t in l.traces {
         text +=
           [
             csvField(l.label), csvField(t.name), csvField(t.source), csvField(t.position),
-            formatNumber(rounded(t.metrics.duration)), "\(t.metrics.tp)", "\(t.metrics.fp)",
+            csvField(t.activity), formatNumber(rounded(t.metrics.duration)), "\(t.metrics.tp)", "\(t.metrics.fp)",
             "\(t.metrics.fn)", "\(t.metrics.standard.segments.nref)", "\(t.metrics.standard.segments.ntp)",
           ].joined(separator: ",") + "\n"
       }

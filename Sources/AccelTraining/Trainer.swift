@@ -161,8 +161,8 @@ public struct LearnedLabel: Sendable {
   public var positions: [HeldOutGroup]
   /// Per activity (the manifest's `activity` column), the held-out metrics.
   public var activities: [HeldOutGroup]
-  /// Per trace: its name, source, position and held-out metrics.
-  public var traces: [(name: String, source: String, position: String, metrics: Metrics)]
+  /// Per trace: its name, source, position, activity and held-out metrics.
+  public var traces: [(name: String, source: String, position: String, activity: String, metrics: Metrics)]
   public var total: Metrics
   /// Every decoding tried: its values, score and held-out totals.
   public var search: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
@@ -335,7 +335,8 @@ public enum Trainer {
           },
           positions: groups(by: \.position), activities: groups(by: \.activity),
           traces: traces.indices.map {
-            (traces[$0].name, sourceNames[traces[$0].source], traces[$0].position, perTrace[$0])
+            let t = traces[$0]
+            return (t.name, sourceNames[t.source], t.position, t.activity, perTrace[$0])
           },
           total: total,
           search: search, ownSearched: ownSearched, positives: positives, negatives: negatives,

@@ -223,8 +223,8 @@ func csvRecords(_ path: String) -> [[String: String]] {
   }
 
   /// scripts/decode_held_out.py decodes `train --scores`' held-out probabilities with the numpy
-  /// peer's decoder: with the model's own decoding it gives sources.csv's counts exactly; a
-  /// parameter given replaces the decoding's (600 s of minimum keeps no event); a value that is
+  /// peer's decoder: with the model's own decoding it gives sources.csv's counts exactly, and
+  /// positions.csv's and activities.csv's grouped by those (`--by`); a parameter given replaces the decoding's (600 s of minimum keeps no event); a value that is
   /// not a number is a usage error; a model that is not there exits 66.
   @Test func decodeHeldOutGivesTheTrainingsCounts() throws {
     let python = Tools.python(importing: ["numpy", "scipy"])
@@ -247,14 +247,24 @@ func csvRecords(_ path: String) -> [[String: String]] {
       }
       return rows
     }
-    let own = try accelkit([], shell: script)
-    #expect(own.status == 0, "\(own.stderr)")
-    let expected = Dictionary(
-      uniqueKeysWithValues: csvRecords(dir + "/m/sources.csv").map {
-        ($0["source"] ?? "", [$0["tp"] ?? "", $0["fp"] ?? ""])
-      })
-    #expect(!expected.isEmpty && counts(own.stdout) == expected, "\(own.stdout)")
-    #expect(expected.values.contains { $0[0] != "0" })
+    // Grouped by source (the default), position or activity: the group file's counts.
+    for (option, kind, file) in [
+      ("", "source", "sources"), ("--by position ", "position", "positions"),
+      ("--by=activity ", "activity", "activities"),
+    ] {
+      let own = try accelkit(
+        [], shell: "\(python) \(Paths.packageRoot)/scripts/decode_held_out.py \(option)\(dir)/m")
+      #expect(own.status == 0 && own.stdout.hasPrefix(kind + ","), "\(own.stderr)")
+      let expected = Dictionary(
+        uniqueKeysWithValues: csvRecords(dir + "/m/\(file).csv").map {
+          ($0[kind] ?? "", [$0["tp"] ?? "", $0["fp"] ?? ""])
+        })
+      #expect(!expected.isEmpty && counts(own.stdout) == expected, "\(option): \(own.stdout)")
+      #expect(expected.values.contains { $0[0] != "0" })
+    }
+    let byWhat = try accelkit(
+      [], shell: "\(python) \(Paths.packageRoot)/scripts/decode_held_out.py --by subject \(dir)/m")
+    #expect(byWhat.status == 64 && byWhat.stderr.contains("--by takes"), "\(byWhat.stderr)")
     let none = try accelkit([], shell: script + " min_duration_s=600")
     #expect(none.status == 0 && counts(none.stdout).values.allSatisfy { $0 == ["0", "0"] }, "\(none.stdout)")
     let bad = try accelkit([], shell: script + " on=high")
@@ -466,6 +476,16 @@ func csvRecords(_ path: String) -> [[String: String]] {
       .split(separator: "\n").dropFirst()
     let thirds = manifestRows.filter { $0.hasSuffix(",third") }.count
     #expect(activities.last?["traces"].flatMap { Int($0) } == thirds && thirds > 0, "\(activities)")
+    // held-out.csv names each trace's activity, as the manifest gives it.
+    let given = Dictionary(
+      uniqueKeysWithValues: manifestRows.map { row in
+        let fields = row.split(separator: ",").map(String.init)
+        return (dir + "/two/" + fields[0], fields[3])
+      })
+    #expect(traces.count == manifestRows.count && traces.count > 0)
+    for t in traces {
+      #expect(t["activity"] != nil && t["activity"] == given[t["trace"] ?? ""], "\(t)")
+    }
     for source in sources {
       let own = traces.filter { $0["source"] == source["source"] }
       let annotated = own.reduce(0) { $0 + (Int($1["annotated_segments"] ?? "") ?? 0) }
