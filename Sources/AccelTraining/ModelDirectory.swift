@@ -302,8 +302,9 @@ public enum ModelDirectory {
         text +=
           [
             csvField(l.label), csvField(t.name), csvField(t.source), csvField(t.position),
-            csvField(t.activity), formatNumber(rounded(t.metrics.duration)), "\(t.metrics.tp)", "\(t.metrics.fp)",
-            "\(t.metrics.fn)", "\(t.metrics.standard.segments.nref)", "\(t.metrics.standard.segments.ntp)",
+            csvField(t.activity), formatNumber(rounded(t.metrics.duration)), "\(t.metrics.tp)",
+            "\(t.metrics.fp)", "\(t.metrics.fn)", "\(t.metrics.standard.segments.nref)",
+            "\(t.metrics.standard.segments.ntp)",
           ].joined(separator: ",") + "\n"
       }
     }
