@@ -307,6 +307,12 @@ public enum Trainer {
           settings: settings, sourceCount: sourceNames.count, decoding: decoding)
         decoding = averaged.0
         search += averaged.1
+        // And how long q keeps an event going, again, now that the rest is set.
+        let goingOn = chooseGoingOn(
+          traces: traces, probabilities: probabilities, sustained: sustained.probabilities, label: label,
+          settings: settings, sourceCount: sourceNames.count, decoding: decoding)
+        decoding = goingOn.0
+        search += goingOn.1
       }
       let perTrace = traces.indices.map {
         metrics(
@@ -718,6 +724,58 @@ public enum Trainer {
       own[$0].violation <= own[0].violation && own[$0].objective >= own[0].objective
     }
     let best = leximinChoice(eligible.map { ranked[$0] }).map { eligible[$0] } ?? 0
+    return (
+      candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
+    )
+  }
+
+  /// The levels q keeps an event going at searched beside `decoding` (kept first): as the
+  /// sustained search gives them, a half, three quarters or all of the lower of `sustained_on`
+  /// and `hold`; none without a sustained part.
+  static func goingOnCandidates(_ decoding: ProbabilityDecoder.Configuration) -> [ProbabilityDecoder
+    .Configuration]
+  {
+    guard decoding.sustainedOn < 1 || decoding.holdSeconds > 0 else { return [decoding] }
+    let top = min(decoding.sustainedOn, decoding.holdSeconds > 0 ? decoding.hold : 1)
+    var all = [decoding]
+    for share in [0.5, 0.75, 1.0] {
+      var c = decoding
+      c.sustainedOff = (top * share * 1000).rounded() / 1000
+      if !all.contains(c), (try? c.validate(owner: "", sustained: true)) != nil { all.append(c) }
+    }
+    return all
+  }
+
+  /// Chooses `sustained_off` again once `extend` and q's average are set, with the rest of
+  /// `decoding` fixed. The sustained search chose it before them, when an event that closed early
+  /// was a piece and a false alarm; with `extend` a lower level can instead keep a blip long
+  /// enough to count. Among the levels that meet the bounds on every negative source as well as
+  /// `decoding` does and whose positive sources score within one event of its own at every place
+  /// (worst first, as `leximinChoice` ties them), the one with the fewest false alarms over every
+  /// trace; on a tie the earlier (`decoding` first). Returns it with the other levels' scores.
+  static func chooseGoingOn(
+    traces: [TraceWindows], probabilities: [[Double]], sustained: [[Double]], label: String,
+    settings: TrainingSettings, sourceCount: Int, decoding: ProbabilityDecoder.Configuration
+  ) -> (
+    ProbabilityDecoder.Configuration,
+    [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
+  ) {
+    let candidates = goingOnCandidates(decoding)
+    guard candidates.count > 1 else { return (decoding, []) }
+    let decoded = decodedMetrics(
+      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
+      sourceCount: sourceCount, candidates: candidates)
+    let own = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
+    let ranked = decoded.map { leximinValues($0.total, bySource: $0.bySource, objective: settings.objective) }
+    var best = 0
+    for k in candidates.indices.dropFirst()
+    where own[k].violation <= own[0].violation
+      && ranked[k].count == ranked[0].count
+      && zip(ranked[k], ranked[0]).allSatisfy({ $0.value >= $1.value - $1.step - 1e-12 })
+      && decoded[k].total.fp < decoded[best].total.fp
+    {
+      best = k
+    }
     return (
       candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
     )

@@ -257,3 +257,49 @@ func secondWindows(_ count: Int, shakes: [(Double, Double)], source: Int, hour: 
     settings: settings, sourceCount: 3, decoding: c)
   #expect(alone.0 == c)
 }
+
+/// How long q keeps an event going is chosen again once the rest is set: among the levels that
+/// meet the bounds as well and lose at most one event at a positive source, the quietest.
+@Test func theGoingOnLevelIsTheQuietestThatFindsAsMuch() {
+  var c = ProbabilityDecoder.Configuration()
+  c.on = 1
+  c.off = 1
+  c.sustainedOn = 0.99
+  c.sustainedOff = 0.495
+  c.minDurationSeconds = 2
+  c.mergeGapSeconds = 0.25
+  c.maxDurationSeconds = 600
+  #expect(Trainer.goingOnCandidates(c).map(\.sustainedOff) == [0.495, 0.742, 0.99])
+  // A bout whose q dips to 0.8 after it begins, one that stays sure, and an hour with a blip
+  // that goes on at 0.8.
+  let dipping = [0.995] + [Double](repeating: 0.8, count: 5)
+  let sure = [Double](repeating: 0.995, count: 6)
+  func positive(_ first: [Double], _ second: [Double]) -> [Double] {
+    [0.1, 0.1] + first + [0.1, 0.1, 0.1, 0.1] + second + [0.1, 0.1]
+  }
+  let blip = [0.1, 0.1, 0.995, 0.8, 0.8, 0.8, 0.1, 0.1]
+  func choose(_ q: [Double]) -> ProbabilityDecoder.Configuration {
+    let traces = [
+      secondWindows(q.count, shakes: [(2, 7), (12, 17)], source: 0, hour: false),
+      secondWindows(blip.count, shakes: [], source: 1, hour: true),
+    ]
+    var settings = TrainingSettings(labels: ["shake"])
+    settings.worstSource = true
+    let (chosen, search) = Trainer.chooseGoingOn(
+      traces: traces, probabilities: [q, blip].map { $0.map { _ in 0 } }, sustained: [q, blip],
+      label: "shake", settings: settings, sourceCount: 2, decoding: c)
+    #expect(search.map(\.decoding.sustainedOff) == [0.742, 0.99])
+    // Below 0.8 the blip is a false alarm (one an hour, within the bound); at 0.99 it is not.
+    #expect(search.map(\.total.fp) == [1, 0])
+    return chosen
+  }
+  // At 0.99 the dipping bout is lost: one event, a tie, so the quieter level is taken.
+  #expect(choose(positive(dipping, sure)).sustainedOff == 0.99)
+  // With two such bouts it would lose two: the level stays.
+  #expect(choose(positive(dipping, dipping)) == c)
+  // Without a sustained part there is nothing to choose.
+  var plain = c
+  plain.sustainedOn = 1
+  plain.sustainedOff = 1
+  #expect(Trainer.goingOnCandidates(plain) == [plain])
+}
