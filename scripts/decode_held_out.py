@@ -83,10 +83,11 @@ def main():
         print(__doc__, file=sys.stderr)
         sys.exit(64)
     by = "source"
-    if args[0] == "--by" or args[0].startswith("--by="):
-        by = args[0][5:] if args[0].startswith("--by=") else (args[1] if len(args) > 1 else "")
-        args = args[1:] if args[0].startswith("--by=") else args[2:]
-        if by not in ("source", "position", "activity") or not args:
+    if args[0].startswith("--by"):
+        option, equals, by = args.pop(0).partition("=")
+        if not equals and option == "--by":
+            by = args.pop(0) if args else ""
+        if option != "--by" or by not in ("source", "position", "activity") or not args:
             print("--by takes source, position or activity, then MODEL", file=sys.stderr)
             sys.exit(64)
     model = args[0]

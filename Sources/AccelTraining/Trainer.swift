@@ -663,13 +663,12 @@ public enum Trainer {
     let candidates = extensionCandidates(decoding)
     guard candidates.count > 1 else { return (decoding, []) }
     // Decoded once, scored twice: by the settings' own objective and by the time covered.
-    let decoded = decodedMetrics(
-      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
-      sourceCount: sourceCount, candidates: candidates)
+    let (decoded, own, rows) = refinements(
+      candidates, traces: traces, probabilities: probabilities, sustained: sustained, label: label,
+      settings: settings, sourceCount: sourceCount)
     var covering = settings.objective
     covering.metric = "segment_recall"
     covering.maximize = true
-    let own = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
     let coverage = decoded.map { score($0.total, bySource: $0.bySource, objective: covering) }
     var best = 0
     for k in candidates.indices.dropFirst()
@@ -678,9 +677,7 @@ public enum Trainer {
     {
       best = k
     }
-    return (
-      candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
-    )
+    return (candidates[best], rows)
   }
 
   /// The averages of q searched beside `decoding` (kept first): time constants of 1-5 s, each
@@ -715,18 +712,15 @@ public enum Trainer {
     [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
   ) {
     let candidates = averageCandidates(decoding)
-    let decoded = decodedMetrics(
-      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
-      sourceCount: sourceCount, candidates: candidates)
-    let own = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
+    let (decoded, own, rows) = refinements(
+      candidates, traces: traces, probabilities: probabilities, sustained: sustained, label: label,
+      settings: settings, sourceCount: sourceCount)
     let ranked = decoded.map { leximinValues($0.total, bySource: $0.bySource, objective: settings.objective) }
     let eligible = candidates.indices.filter {
       own[$0].violation <= own[0].violation && own[$0].objective >= own[0].objective
     }
     let best = leximinChoice(eligible.map { ranked[$0] }).map { eligible[$0] } ?? 0
-    return (
-      candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
-    )
+    return (candidates[best], rows)
   }
 
   /// The levels q keeps an event going at searched beside `decoding` (kept first): as the
@@ -762,23 +756,44 @@ public enum Trainer {
   ) {
     let candidates = goingOnCandidates(decoding)
     guard candidates.count > 1 else { return (decoding, []) }
-    let decoded = decodedMetrics(
-      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
-      sourceCount: sourceCount, candidates: candidates)
-    let own = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
+    let (decoded, own, rows) = refinements(
+      candidates, traces: traces, probabilities: probabilities, sustained: sustained, label: label,
+      settings: settings, sourceCount: sourceCount)
     let ranked = decoded.map { leximinValues($0.total, bySource: $0.bySource, objective: settings.objective) }
     var best = 0
     for k in candidates.indices.dropFirst()
     where own[k].violation <= own[0].violation
       && ranked[k].count == ranked[0].count
-      && zip(ranked[k], ranked[0]).allSatisfy({ $0.value >= $1.value - $1.step - 1e-12 })
+      && zip(ranked[k], ranked[0]).allSatisfy({ withinOneEvent($0.value, of: $1) })
       && decoded[k].total.fp < decoded[best].total.fp
     {
       best = k
     }
-    return (
-      candidates[best], candidates.indices.dropFirst().map { (candidates[$0], own[$0], decoded[$0].total) }
-    )
+    return (candidates[best], rows)
+  }
+
+  /// Each of `candidates` (the first the decoding they refine) decoded on the traces, per source
+  /// too when chosen by source, and scored by the settings' own rule; `rows` are decoding.csv's
+  /// entries for all but the first.
+  static func refinements(
+    _ candidates: [ProbabilityDecoder.Configuration], traces: [TraceWindows], probabilities: [[Double]],
+    sustained: [[Double]]?, label: String, settings: TrainingSettings, sourceCount: Int
+  ) -> (
+    decoded: [(total: Metrics, bySource: [Metrics]?)], scores: [TuningScore],
+    rows: [(decoding: ProbabilityDecoder.Configuration, score: TuningScore, total: Metrics)]
+  ) {
+    let decoded = decodedMetrics(
+      traces: traces, probabilities: probabilities, sustained: sustained, label: label, settings: settings,
+      sourceCount: sourceCount, candidates: candidates)
+    let scores = decoded.map { score($0.total, bySource: $0.bySource, objective: settings.objective) }
+    let rows = candidates.indices.dropFirst().map { (candidates[$0], scores[$0], decoded[$0].total) }
+    return (decoded, scores, rows)
+  }
+
+  /// Whether a source's `value` is within one event of `best` (its value less one event's step):
+  /// what a retraining moves, so a tie.
+  static func withinOneEvent(_ value: Double, of best: (value: Double, step: Double)) -> Bool {
+    value >= best.value - best.step - 1e-12
   }
 
   /// The positive sources' objective values, worst first (over all traces when the decoding is
@@ -812,8 +827,7 @@ public enum Trainer {
     let places = ranked.map(\.count).min() ?? 0
     for place in 0..<places {
       guard let top = kept.max(by: { ranked[$0][place].value < ranked[$1][place].value }) else { break }
-      let (value, step) = ranked[top][place]
-      kept = kept.filter { ranked[$0][place].value >= value - step - 1e-12 }
+      kept = kept.filter { withinOneEvent(ranked[$0][place].value, of: ranked[top][place]) }
     }
     let means = ranked.map { $0.isEmpty ? 0 : $0.map(\.value).reduce(0, +) / Double($0.count) }
     return kept.max { means[$0] < means[$1] || (means[$0] == means[$1] && $0 > $1) }
