@@ -271,6 +271,23 @@ func csvRecords(_ path: String) -> [[String: String]] {
     #expect(bad.status == 64 && bad.stderr.contains("on=high"), "\(bad.stderr)")
     let missing = try accelkit([], shell: script + "/none")
     #expect(missing.status == 66 && missing.stderr.contains("detector.json"), "\(missing.stderr)")
+    // A rule as a second way in: none of its events passes a gate above 1; with no gate at all
+    // every one joins, finding no fewer and adding events.
+    let gated =
+      "\(python) \(Paths.packageRoot)/scripts/decode_held_out.py --gate swing --accelkit ACCELKIT \(dir)/m"
+    let own = try accelkit([], shell: script)
+    let shut = try accelkit([], shell: gated + " gate_on=2")
+    #expect(shut.status == 0 && shut.stdout == own.stdout, "\(shut.stderr)")
+    let wide = try accelkit([], shell: gated + " gate_on=0 gate_s=0")
+    try #require(wide.status == 0, "\(wide.stderr)")
+    let (before, after) = (counts(own.stdout), counts(wide.stdout))
+    func sum(_ rows: [String: [String]]) -> Int { rows.values.reduce(0) { $0 + Int($1[0])! + Int($1[1])! } }
+    #expect(before.keys == after.keys && sum(after) > sum(before), "\(own.stdout)\(wide.stdout)")
+    #expect(before.allSatisfy { Int(after[$0.key]![0])! >= Int($0.value[0])! }, "\(wide.stdout)")
+    let noRule = try accelkit([], shell: gated.replacingOccurrences(of: "swing", with: "sway"))
+    #expect(noRule.status == 64 && noRule.stderr.contains("sway"), "\(noRule.stderr)")
+    let noBinary = try accelkit([], shell: gated.replacingOccurrences(of: "ACCELKIT", with: dir + "/none"))
+    #expect(noBinary.status == 66 && noBinary.stderr.contains("--accelkit"), "\(noBinary.stderr)")
   }
 
   @Test func featuresWriteNPYWithTheSameColumns() throws {
