@@ -290,6 +290,78 @@ func csvRecords(_ path: String) -> [[String: String]] {
     #expect(noBinary.status == 66 && noBinary.stderr.contains("--accelkit"), "\(noBinary.stderr)")
   }
 
+  /// scripts/held_out_at_rate trains the built-in model's recipe without each real source in turn
+  /// and scores that source at its own rate and resampled: on a WORK of a few generated traces,
+  /// two sustained ones standing for MotionSense-ESP's bouts and two for OpenUAT's boxes.
+  @Test func heldOutAtRateScoresEachRealSourceWithoutIt() throws {
+    let python = Tools.python(importing: ["csv"])
+    #expect(python != nil, Comment(rawValue: Tools.missing("python3", package: "python3")))
+    guard python != nil else { return }
+    let work = Paths.temporaryDirectory()
+    var sets = [
+      ("gen-negatives", "13", "negatives", 2), ("everyday", "14", "negatives", 2),
+      ("shakes", "15", "sustained", 4),
+    ]
+    for model in ["sine", "strokes", "twist", "walking"] {
+      sets += [("gen-" + model, "11", "shakes", 2), ("sus-" + model, "11", "sustained", 2)]
+    }
+    for (folder, seed, scenario, traces) in sets {
+      var arguments = [
+        "generate", "-o", "\(work)/\(folder)", "--traces", "\(traces)", "--seed", seed, "--scenario",
+        scenario,
+      ]
+      if folder.hasPrefix("gen-") && scenario == "shakes" || folder.hasPrefix("sus-") {
+        arguments += ["--shake-models", String(folder.split(separator: "-")[1])]
+      }
+      let made = try accelkit(arguments)
+      try #require(made.status == 0, "\(made.stderr)")
+    }
+    writeFile(
+      work + "/everyday/manifest.csv",
+      "trace,events,source,position\n000.csv,000.events.csv,everyday,waist\n001.csv,001.events.csv,everyday,waist\n"
+    )
+    let real = [
+      ("000", "motionsense-esp", "sustained"), ("001", "motionsense-esp", "sustained"),
+      ("002", "openuat", "shake"), ("003", "openuat", "shake"),
+    ]
+    let shakes =
+      "trace,events,source,position,activity\n"
+      + real.map { "\($0.0).csv,\($0.0).events.csv,\($0.1),hand,\($0.2)\n" }.joined()
+    writeFile(work + "/shakes/manifest.csv", shakes)
+    writeFile(work + "/shakes/train.csv", shakes)
+    var events: [String: Int] = [:]
+    for (trace, source, _) in real {
+      events[source, default: 0] +=
+        csvRecords("\(work)/shakes/\(trace).events.csv").filter { $0["label"] == "shake" }.count
+    }
+    let out = Paths.temporaryDirectory()
+    let script = "\(Paths.packageRoot)/scripts/held_out_at_rate"
+    let run = try accelkit(
+      [], shell: "\(script) --accelkit ACCELKIT \(work) \(Paths.packageRoot)/models/shake 25 \(out)")
+    try #require(run.status == 0, "\(run.stderr)")
+    let rows = run.stdout.split(separator: "\n").drop { !$0.hasPrefix("source,rate,") }.dropFirst().map {
+      $0.split(separator: ",").map(String.init)
+    }
+    // Each source at its own rate and at 25 Hz, its events all there, found no more than there are.
+    #expect(
+      rows.map { $0[0] + " " + $0[1] } == [
+        "motionsense-esp own", "motionsense-esp 25", "openuat own", "openuat 25",
+      ])
+    #expect(
+      rows.allSatisfy { $0.count == 8 && Int($0[3]) == events[$0[0]] && Int($0[2])! <= Int($0[3])! },
+      "\(run.stdout)")
+    #expect(events.values.allSatisfy { $0 > 0 }, "\(events)")
+    // Each model learned without the source it scores, and with the other.
+    for (without, with) in [("motionsense-esp", "openuat"), ("openuat", "motionsense-esp")] {
+      let learned = Set(csvRecords("\(out)/without-\(without)/sources.csv").compactMap { $0["source"] })
+      #expect(!learned.contains(without) && learned.contains(with), "\(without): \(learned)")
+    }
+    let usage = try accelkit([], shell: "\(script) --accelkit ACCELKIT \(work)")
+    #expect(usage.status == 64 && usage.stderr.contains("held_out_at_rate"), "\(usage.stderr)")
+    let noBinary = try accelkit([], shell: "\(script) --accelkit \(work)/none \(work) m 25 \(out)")
+    #expect(noBinary.status == 66 && noBinary.stderr.contains("--accelkit"), "\(noBinary.stderr)")
+  }
+
   @Test func featuresWriteNPYWithTheSameColumns() throws {
     let dir = Paths.temporaryDirectory()
     let csv = try accelkit([
