@@ -360,6 +360,8 @@ func csvRecords(_ path: String) -> [[String: String]] {
     #expect(usage.status == 64 && usage.stderr.contains("held_out_at_rate"), "\(usage.stderr)")
     let noBinary = try accelkit([], shell: "\(script) --accelkit \(work)/none \(work) m 25 \(out)")
     #expect(noBinary.status == 66 && noBinary.stderr.contains("--accelkit"), "\(noBinary.stderr)")
+    let noModel = try accelkit([], shell: "\(script) --accelkit ACCELKIT \(work) \(work)/none 25 \(out)")
+    #expect(noModel.status == 66 && noModel.stderr.contains("none/detector.json"), "\(noModel.stderr)")
   }
 
   @Test func featuresWriteNPYWithTheSameColumns() throws {
