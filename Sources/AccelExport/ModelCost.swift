@@ -39,6 +39,9 @@ public enum ModelCost {
   static let attitudeFlash = 460
   /// The shape features' code (measured: 152 bytes).
   static let shapeFlash = 200
+  /// The swing features' code: the covariance, the axis, the half-swings and the row's two a
+  /// width (measured: 1,200 bytes in float with two widths).
+  static let swingFlash = 1_300
   /// The table's walk and margin loop beside the base (measured: 316-420 bytes with exponential
   /// features, 704 with windows), and its bytes a node and a root, with 16-bit indices and wider
   /// ones.
@@ -69,6 +72,8 @@ public enum ModelCost {
       bytes += widths * 6 * 4 + 12  // covariances, deviations, the counters
       bytes += spec.names.count * 4  // the row
       if spec.attitude { bytes += widths * 6 * 4 + 6 * 4 }  // the directions' averages, and on the stack
+      // With swing features, three averages a width, the covariance, axis and peak, the counters.
+      if spec.swing { bytes += widths * 3 * 4 + 10 * 4 + 5 * 4 }
       return bytes + exponentialRamOverhead
     }
     let signals = spec.signals.count
@@ -122,6 +127,6 @@ public enum ModelCost {
 
   static func base(_ spec: FeatureSpec) -> Int {
     (spec.kind == .windows ? flashBase : exponentialFlashBase) + (spec.attitude ? attitudeFlash : 0)
-      + (spec.shape ? shapeFlash : 0)
+      + (spec.shape ? shapeFlash : 0) + (spec.swing ? swingFlash : 0)
   }
 }

@@ -84,19 +84,21 @@ extension ModelDetector: CExportable {
         ),
         ("QUEUE", .integer(queue), "events one push can end (after an interval of MAX_GAP_S)"),
       ]
+        + (spec.swing ? Self.swingConstants(spec) : [])
         + (windowed
           ? [("TRANSFORM", .integer(transform), "the longest window's transform (zero-padded)")] : []),
       types: Self.types + "\n" + tables,
-      state: Self.state(windowed: windowed, attitude: spec.attitude),
-      initialize: Self.initialize(windowed: windowed, attitude: spec.attitude),
-      helpers: Self.helpers(windowed: windowed, attitude: spec.attitude, shape: spec.shape) + "\n"
+      state: Self.state(windowed: windowed, attitude: spec.attitude, swing: spec.swing),
+      initialize: Self.initialize(windowed: windowed, attitude: spec.attitude, swing: spec.swing),
+      helpers: Self.helpers(windowed: windowed, attitude: spec.attitude, shape: spec.shape, swing: spec.swing)
+        + "\n"
         + Self.trees(
           structure, names: spec.names, tableByDefault: model.treesAsTable,
           stops: ensembles.map { classifier, floor in
             classifier.marginSurelyBelow(floor).map { (limit: $0, most: classifier.mostRemaining) }
           })
         + Self.classify(sustained: sustainedIndex)
-        + Self.gridCode(windowed: windowed, attitude: spec.attitude),
+        + Self.gridCode(windowed: windowed, attitude: spec.attitude, swing: spec.swing),
       push:
         "return ak_detector_read(s, t, x, y, z, (ak_detector_real)NAN, (ak_detector_real)NAN, (ak_detector_real)NAN, e);",
       pushGyroscope: spec.gyroscope
@@ -196,7 +198,7 @@ extension ModelDetector: CExportable {
 
     """
 
-  static func state(windowed: Bool, attitude: Bool) -> String {
+  static func state(windowed: Bool, attitude: Bool, swing: Bool) -> String {
     """
     /* A row (the trees read it as floats: in float precision the row itself), first in the state
        so that the trees reach it with short offsets on a microcontroller. */
@@ -212,7 +214,7 @@ extension ModelDetector: CExportable {
     /* Gravity: two cascaded one-pole low-passes. */
     int gravity_started;
     ak_detector_real g1[3], g2[3];
-    \(windowed ? windowState : exponentialState)\(attitude ? attitudeState : "")
+    \(windowed ? windowState : exponentialState)\(attitude ? attitudeState : "")\(swing ? swingState : "")
     /* The decoders, and the events ended but not yet handed out. */
     ak_detector_decoder decoders[AK_DETECTOR_LABELS];
     ak_detector_event queue[AK_DETECTOR_QUEUE];
@@ -259,13 +261,144 @@ extension ModelDetector: CExportable {
     long rows_in_segment;
     """
 
+  static let swingState = """
+    /* The swing features: u's covariance (xx, yy, zz, xy, xz, yz) and principal axis, the last
+       sign of s and the half-swing's direction, the segment's grid samples, the last zero
+       crossing and the half-swing's start (in samples), its peak; per width the counted
+       half-swings' rate and their peaks up and down. */
+    ak_detector_real swing_cov[6], swing_axis[3], swing_peak;
+    int swing_sign, swing_direction;
+    long swing_sample, swing_zero, swing_start;
+    ak_detector_real swing_rate[AK_DETECTOR_WIDTHS], swing_up[AK_DETECTOR_WIDTHS], swing_down[AK_DETECTOR_WIDTHS];
+
+    """
+
+  /// The swing features' constants: the axis' weight and the swing rule's defaults.
+  static func swingConstants(_ spec: FeatureSpec) -> [(String, CConstant, String)] {
+    [
+      ("SWING_B", .real(spec.swingAxisWeight), "the swing axis' covariance's weight"),
+      ("SWING_HYSTERESIS_G", .real(FeatureSpec.swingHysteresisG), "a half-swing turns past this (g)"),
+      ("SWING_G", .real(FeatureSpec.swingG), "a half-swing counts when its peak reaches this (g)"),
+      (
+        "SWING_SHORTEST_S", .real(0.5 / FeatureSpec.swingMaxHz),
+        "a counted half-swing lasts at least this (s)"
+      ),
+      ("SWING_LONGEST_S", .real(0.5 / FeatureSpec.swingMinHz), "and at most this (s)"),
+    ]
+  }
+
+  /// The swing features' update (SwingFeatureState's, in its order) and their start.
+  static let swingCode = """
+    /* The swing features from the start: everything at 0, the axis at x. */
+    static inline void ak_detector_swing_start(ak_detector_state *s) {
+      int i;
+      for (i = 0; i < 6; i++) s->swing_cov[i] = 0;
+      s->swing_axis[0] = 1;
+      s->swing_axis[1] = s->swing_axis[2] = 0;
+      s->swing_sign = s->swing_direction = 0;
+      s->swing_sample = s->swing_zero = s->swing_start = 0;
+      s->swing_peak = 0;
+      for (i = 0; i < AK_DETECTOR_WIDTHS; i++) s->swing_rate[i] = s->swing_up[i] = s->swing_down[i] = 0;
+    }
+
+    /* One grid sample's user acceleration into the swing features: the covariance and its
+       principal axis, s on it, its half-swings, and each width's averages of the counted ones. */
+    static inline void ak_detector_swing(ak_detector_state *s, ak_detector_real ux, ak_detector_real uy,
+                                         ak_detector_real uz, int first) {
+      ak_detector_real *c = s->swing_cov, v0, v1, v2, along, largest, value, r, up, down;
+      int i, sign, now, counted = 0;
+      ak_detector_real peak = 0;
+      if (first) ak_detector_swing_start(s);
+      c[0] += AK_DETECTOR_SWING_B * (ux * ux - c[0]);
+      c[1] += AK_DETECTOR_SWING_B * (uy * uy - c[1]);
+      c[2] += AK_DETECTOR_SWING_B * (uz * uz - c[2]);
+      c[3] += AK_DETECTOR_SWING_B * (ux * uy - c[3]);
+      c[4] += AK_DETECTOR_SWING_B * (ux * uz - c[4]);
+      c[5] += AK_DETECTOR_SWING_B * (uy * uz - c[5]);
+      v0 = s->swing_axis[0];
+      v1 = s->swing_axis[1];
+      v2 = s->swing_axis[2];
+      along = v0 * (c[0] * v0 + c[3] * v1 + c[4] * v2) + v1 * (c[3] * v0 + c[1] * v1 + c[5] * v2)
+              + v2 * (c[4] * v0 + c[5] * v1 + c[2] * v2);
+      largest = AK_DETECTOR_MAX(AK_DETECTOR_MAX(c[0], c[1]), c[2]);
+      if (largest > 2 * along) {
+        v0 = c[0] == largest ? 1 : 0;
+        v1 = c[0] != largest && c[1] == largest ? 1 : 0;
+        v2 = c[0] != largest && c[1] != largest ? 1 : 0;
+      }
+      for (i = 0; i < 2; i++) {
+        ak_detector_real w0 = c[0] * v0 + c[3] * v1 + c[4] * v2, w1 = c[3] * v0 + c[1] * v1 + c[5] * v2;
+        ak_detector_real w2 = c[4] * v0 + c[5] * v1 + c[2] * v2, n = AK_DETECTOR_SQRT(w0 * w0 + w1 * w1 + w2 * w2);
+        if (!(n > (ak_detector_real)1e-12)) break;
+        v0 = w0 / n;
+        v1 = w1 / n;
+        v2 = w2 / n;
+      }
+      if (v0 * s->swing_axis[0] + v1 * s->swing_axis[1] + v2 * s->swing_axis[2] < 0) {
+        v0 = -v0;
+        v1 = -v1;
+        v2 = -v2;
+      }
+      s->swing_axis[0] = v0;
+      s->swing_axis[1] = v1;
+      s->swing_axis[2] = v2;
+      value = ux * v0 + uy * v1 + uz * v2;
+      sign = (value > 0) - (value < 0);
+      if (sign != 0 && sign != s->swing_sign) {
+        if (s->swing_sign != 0) s->swing_zero = s->swing_sample;
+        s->swing_sign = sign;
+      }
+      now = (value > AK_DETECTOR_SWING_HYSTERESIS_G) - (value < -AK_DETECTOR_SWING_HYSTERESIS_G);
+      if (now != 0 && now != s->swing_direction) {
+        if (s->swing_direction != 0) {
+          ak_detector_real duration = (ak_detector_real)(s->swing_zero - s->swing_start) * AK_DETECTOR_STEP_S;
+          if (s->swing_peak >= AK_DETECTOR_SWING_G && duration >= AK_DETECTOR_SWING_SHORTEST_S &&
+              duration <= AK_DETECTOR_SWING_LONGEST_S) {
+            counted = s->swing_direction;
+            peak = s->swing_peak;
+          }
+        }
+        s->swing_direction = now;
+        s->swing_start = s->swing_zero;
+        s->swing_peak = 0;
+      }
+      if (s->swing_direction != 0) {
+        s->swing_peak = AK_DETECTOR_MAX(s->swing_peak, AK_DETECTOR_FABS(value));
+        if ((ak_detector_real)(s->swing_sample - s->swing_start) * AK_DETECTOR_STEP_S > AK_DETECTOR_SWING_LONGEST_S)
+          s->swing_direction = 0;
+      }
+      r = counted != 0 ? AK_DETECTOR_RATE_HZ : 0;
+      up = counted > 0 ? peak : 0;
+      down = counted < 0 ? peak : 0;
+      for (i = 0; i < AK_DETECTOR_WIDTHS; i++) {
+        ak_detector_real a = ak_detector_weight[i];
+        s->swing_rate[i] += a * (r - s->swing_rate[i]);
+        s->swing_up[i] += a * (up - s->swing_up[i]);
+        s->swing_down[i] += a * (down - s->swing_down[i]);
+      }
+      s->swing_sample += 1;
+    }
+
+    """
+
+  /// Each width's swing features: the rate and the balance of the peaks up and down.
+  static let swingRow = """
+        /* The swing features: counted half-swings a second, and the balance of their peaks. */
+        {
+          ak_detector_real larger = AK_DETECTOR_MAX(s->swing_up[i], s->swing_down[i]);
+          s->row[k++] = s->swing_rate[i];
+          s->row[k++] = larger > (ak_detector_real)1e-12 ? AK_DETECTOR_MIN(s->swing_up[i], s->swing_down[i]) / larger : 0;
+        }
+
+    """
+
   static let attitudeState = """
     /* Per width the averages of the reading's direction (x, y, z) and of gravity's. */
     ak_detector_real direction[AK_DETECTOR_WIDTHS][6];
 
     """
 
-  static func initialize(windowed: Bool, attitude: Bool) -> String {
+  static func initialize(windowed: Bool, attitude: Bool, swing: Bool) -> String {
     """
     int i, j;
     s->has_origin = 0;
@@ -283,7 +416,7 @@ extension ModelDetector: CExportable {
       s->features[i] = 0;
     #endif
     }
-    \(windowed ? windowInitialize : exponentialInitialize)\(attitude ? "\nfor (i = 0; i < AK_DETECTOR_WIDTHS; i++)\n  for (j = 0; j < 6; j++) s->direction[i][j] = 0;" : "")
+    \(windowed ? windowInitialize : exponentialInitialize)\(attitude ? "\nfor (i = 0; i < AK_DETECTOR_WIDTHS; i++)\n  for (j = 0; j < 6; j++) s->direction[i][j] = 0;" : "")\(swing ? "\nak_detector_swing_start(s);" : "")
     for (i = 0; i < AK_DETECTOR_LABELS; i++) {
       s->decoders[i].is_open = s->decoders[i].has_open_reported = 0;
       s->decoders[i].is_pending = s->decoders[i].has_pending_reported = 0;
@@ -342,9 +475,9 @@ extension ModelDetector: CExportable {
     """
 
   /// The helpers: the decoder, the features' code (windows or exponential averages) and the row.
-  static func helpers(windowed: Bool, attitude: Bool, shape: Bool) -> String {
-    decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers
-      + (windowed ? windowRow : exponentialRow(attitude: attitude, shape: shape))
+  static func helpers(windowed: Bool, attitude: Bool, shape: Bool, swing: Bool) -> String {
+    decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers + (swing ? swingCode : "")
+      + (windowed ? windowRow : exponentialRow(attitude: attitude, shape: shape, swing: swing))
   }
 
   static let decodingHelpers = """
@@ -854,7 +987,7 @@ extension ModelDetector: CExportable {
 
     """
 
-  static func exponentialRow(attitude: Bool, shape: Bool) -> String {
+  static func exponentialRow(attitude: Bool, shape: Bool, swing: Bool) -> String {
     """
     /* A segment's first sample: the means at the values, the energies at their squares, the envelopes
        at their sizes, the rest at 0; the filters start from rest and read the value. */
@@ -981,13 +1114,13 @@ extension ModelDetector: CExportable {
         c[4] = s->covariance[i][1];
         c[5] = s->covariance[i][2];
         k = ak_detector_write_joint(s, c, k);
-    \(attitude ? attitudeRow : "")\(shape ? (attitude ? "\n" : "") + shapeRow : "")  }
+    \(attitude ? attitudeRow : "")\(shape ? (attitude ? "\n" : "") + shapeRow : "")\(swing ? ((attitude || shape) ? "\n" : "") + swingRow : "")  }
     }
 
     """
   }
 
-  static func gridCode(windowed: Bool, attitude: Bool) -> String {
+  static func gridCode(windowed: Bool, attitude: Bool, swing: Bool) -> String {
     """
     /* One sample on the grid: gravity, the signals into the rings, and a row when one is due. */
     static inline void ak_detector_grid_point(ak_detector_state *s, ak_detector_real t, ak_detector_real ax,
@@ -1028,7 +1161,7 @@ extension ModelDetector: CExportable {
       values[7] = gy;
       values[8] = gz;
       values[9] = AK_DETECTOR_SQRT(gx * gx + gy * gy + gz * gz);\(attitude ? "\n" + attitudeValues : "")
-      \(windowed ? windowStore : "ak_detector_update(s, values, s->filled == 0);")
+      \(swing ? "ak_detector_swing(s, ux, uy, uz, s->filled == 0);\n  " : "")\(windowed ? windowStore : "ak_detector_update(s, values, s->filled == 0);")
       s->filled = s->filled + 1 < AK_DETECTOR_CAPACITY ? s->filled + 1 : AK_DETECTOR_CAPACITY;
       s->since_row += 1;
       if (!(s->filled >= AK_DETECTOR_SHORTEST && (s->rows_in_segment == 0 || s->since_row >= AK_DETECTOR_HOP))) return;

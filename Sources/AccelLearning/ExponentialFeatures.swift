@@ -16,6 +16,8 @@ extension FeatureSpec {
 
   /// Each exponential width's weight of a new grid sample: a time constant of half the width.
   public var exponentialWeights: [Double] { widthsSeconds.map { 1 - exp(-step / ($0 / 2)) } }
+  /// The swing features' covariance's weight of a new grid sample.
+  public var swingAxisWeight: Double { 1 - exp(-step / Self.swingAxisTauSeconds) }
 
   /// A second-order filter y = (b0 x + b1 x' + b2 x'') - a1 y' - a2 y'' (a0 = 1).
   public struct Biquad: Equatable, Sendable {
@@ -65,6 +67,7 @@ extension FeatureSpec {
 /// (each component m: m += a (v - m), a segment's first sample setting it to v; a direction
 /// that is not finite, of a reading or gravity of size 1e-9 or less, leaves it as it is), and in
 /// the row `FeatureSpec.attitudeFeatures`: min(1, vert's energy / norm's), max(0, 1 - |m|) of each.
+/// With swing features, `SwingFeatureState` reads u's axes (the first three signals) as well.
 struct ExponentialFeatures {
   /// Statistics per signal and width, before the bands.
   static let statistics = FeatureSpec.exponentialStatistics.count
@@ -74,6 +77,8 @@ struct ExponentialFeatures {
   let rate: Double
   let attitude: Bool
   let shape: Bool
+  /// With swing features, their state (nil without).
+  private var swing: SwingFeatureState?
   /// The widths four at a time, one lane each, and the bands' filters likewise: every update
   /// below is the same arithmetic per lane as the exported C's per width or band (lanes past
   /// the last width have weight 0 and keep 1, past the last band a filter of zeros).
@@ -111,6 +116,7 @@ struct ExponentialFeatures {
     rate = spec.rateHz
     attitude = spec.attitude
     shape = spec.shape
+    swing = spec.swing ? SwingFeatureState(spec: spec) : nil
     chunks = (widths + 3) / 4
     bandChunks = (bandCount + 3) / 4
     block = 9 + bandCount
@@ -146,6 +152,7 @@ struct ExponentialFeatures {
   /// the update is CAccelKernels' `ak_exponential_update`: the arithmetic above on this layout,
   /// four widths a vector, in AVX2 where the processor has it (the same bits either way).
   mutating func update(_ values: UnsafeBufferPointer<Double>, first: Bool) {
+    swing?.update(ux: values[0], uy: values[1], uz: values[2], first: first)
     if first {
       start(values)
       return
@@ -293,16 +300,23 @@ struct ExponentialFeatures {
         }
       }
     }
-    guard shape else { return }
     let shapeAt = signals * perSignal + 5 + (attitude ? FeatureSpec.attitudeFeatures.count : 0)
-    for w in 0..<widths {
-      for s in 0..<signals {
-        let field = w * perWidth + s * perSignal
-        let at = w * perWidth + shapeAt + 2 * s
-        (row[at], row[at + 1]) = Self.shapeFeatures(
-          mean: row[field], energy: row[field + 2], envelope: row[field + 3], maximum: row[field + 4],
-          minimum: row[field + 5])
+    if shape {
+      for w in 0..<widths {
+        for s in 0..<signals {
+          let field = w * perWidth + s * perSignal
+          let at = w * perWidth + shapeAt + 2 * s
+          (row[at], row[at + 1]) = Self.shapeFeatures(
+            mean: row[field], energy: row[field + 2], envelope: row[field + 3], maximum: row[field + 4],
+            minimum: row[field + 5])
+        }
       }
+    }
+    guard let swing else { return }
+    let swingAt = shapeAt + (shape ? FeatureSpec.shapeFeatures.count * signals : 0)
+    for w in 0..<widths {
+      let at = w * perWidth + swingAt
+      (row[at], row[at + 1]) = swing.features(width: w)
     }
   }
 

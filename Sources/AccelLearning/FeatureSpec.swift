@@ -28,7 +28,8 @@ import AccelCore
 /// updated sample by sample in constant memory and time (`ExponentialFeatures`). With
 /// `attitude` as well, each width adds three features of how the device is held and moved
 /// (`attitudeFeatures`); with `shape`, each signal of each width adds two of its waveform's shape
-/// (`shapeFeatures`), after those.
+/// (`shapeFeatures`), after those; with `swing`, each width adds two features of the swing
+/// rule's half-swings (`swingFeatures`), after those.
 public struct FeatureSpec: Equatable, Sendable {
   public var rateHz = 50.0
   public var widthsSeconds = [1.0, 4.0]
@@ -46,6 +47,8 @@ public struct FeatureSpec: Equatable, Sendable {
   public var attitude = false
   /// Whether each exponential width adds every signal's `shapeFeatures` (exponential features only).
   public var shape = false
+  /// Whether each exponential width adds the `swingFeatures` (exponential features only).
+  public var swing = false
   /// The time a row describes, ending at its last sample (s): nil for the shortest width. A span
   /// longer than the shortest width puts the row's centre further back, so that the row also
   /// sees what followed it (a causal average's lookahead, what a window's centre has).
@@ -85,6 +88,24 @@ public struct FeatureSpec: Equatable, Sendable {
   /// device's does, toward 1 for spikes above it, as landings make; 0 while the range is at most
   /// 1e-12). Both are ratios of the signal's own averages, so they do not scale with its strength.
   public static let shapeFeatures = ["crest", "asymmetry"]
+  /// The swing features of an exponential width w, after its shape features: the swing rule's
+  /// half-swings (docs/GESTURES.md) with its default parameters, on the grid and from u as the
+  /// features have it. u is projected on its principal axis over the last `swingAxisTauSeconds`
+  /// (an exponentially weighted covariance, followed by power iteration) and cut into half-swings
+  /// at its sign changes, a half-swing beginning when s passes `swingHysteresisG` on the other
+  /// side; one counts when its peak |s| reaches `swingG` and it lasts between 1 / (2
+  /// `swingMaxHz`) and 1 / (2 `swingMinHz`). `swing_rate` is the exponential average of the
+  /// counted half-swings a second (a shake at f Hz has 2 f); `swing_balance` the smaller of the
+  /// two directions' exponential averages of counted peaks over the larger (toward 1 for a shake,
+  /// lower for gait's lopsided strides; 0 while the larger is at most 1e-12).
+  public static let swingFeatures = ["swing_rate", "swing_balance"]
+  /// The swing rule's default parameters, which the swing features use (a test holds them to the
+  /// rule's).
+  public static let swingAxisTauSeconds = 0.4
+  public static let swingHysteresisG = 0.2
+  public static let swingG = 0.7
+  public static let swingMinHz = 1.0
+  public static let swingMaxHz = 12.0
   /// Signals that swing about zero (zero crossings are counted on them only).
   public static let signedSignals: Set<String> = ["x", "y", "z", "vert", "gx", "gy", "gz"]
 
@@ -98,12 +119,15 @@ public struct FeatureSpec: Equatable, Sendable {
   ]
 
   /// The widths as messages name them: "windows of 1, 4 s" or "exponential widths of 1, 4 s"
-  /// (and "with attitude features", "with attitude and shape features").
+  /// (and "with attitude features", "with attitude and shape features", "with attitude, shape
+  /// and swing features").
   public var widthsPhrase: String {
-    let extras = (attitude ? ["attitude"] : []) + (shape ? ["shape"] : [])
+    let extras = (attitude ? ["attitude"] : []) + (shape ? ["shape"] : []) + (swing ? ["swing"] : [])
+    let list =
+      extras.count < 2 ? extras.joined() : extras.dropLast().joined(separator: ", ") + " and " + extras.last!
     return (kind == .windows ? "windows" : "exponential widths") + " of "
       + widthsSeconds.map(formatNumber).joined(separator: ", ") + " s"
-      + (extras.isEmpty ? "" : " with \(extras.joined(separator: " and ")) features")
+      + (extras.isEmpty ? "" : " with \(list) features")
   }
 
   /// The window's name in feature names: `w1` for 1 s, `w0.5` for half a second (`e1`, `e0.5` for
@@ -138,6 +162,7 @@ public struct FeatureSpec: Equatable, Sendable {
       if shape {
         for signal in signals { names += Self.shapeFeatures.map { "\(w)_\(signal)_\($0)" } }
       }
+      if swing { names += Self.swingFeatures.map { "\(w)_\($0)" } }
     }
     return names
   }
@@ -178,6 +203,9 @@ public struct FeatureSpec: Equatable, Sendable {
     }
     if shape && kind != .exponential {
       throw AccelError.usage("shape features are exponential features (--exponential)")
+    }
+    if swing && kind != .exponential {
+      throw AccelError.usage("swing features are exponential features (--exponential)")
     }
     if kind == .exponential {
       for band in bands where !(band.high < rateHz / 2) {
@@ -242,6 +270,7 @@ public struct FeatureSpec: Equatable, Sendable {
     if let span = spanSeconds { text += "    \"span_s\": \(formatNumber(span)),\n" }
     if attitude { text += "    \"attitude\": true,\n" }
     if shape { text += "    \"shape\": true,\n" }
+    if swing { text += "    \"swing\": true,\n" }
     text += "    \"names\": [\(names.map(jsonString).joined(separator: ", "))]\n"
     text += "  }"
     return text
@@ -287,6 +316,10 @@ public struct FeatureSpec: Equatable, Sendable {
     if let flag = value["shape"] {
       guard let on = flag.bool else { throw fail("has a \"shape\" that is not true or false") }
       shape = on
+    }
+    if let flag = value["swing"] {
+      guard let on = flag.bool else { throw fail("has a \"swing\" that is not true or false") }
+      swing = on
     }
     do { try validate() } catch let error as AccelError { throw fail("is out of range: \(error.message)") }
     if let saved = value["names"]?.array?.compactMap(\.string), saved != names {

@@ -269,7 +269,7 @@ extension ExportCLITests {
   /// several events, handed out by next), at its own decoding, at a loose one that ends many
   /// events of both labels, some cancelled, and at one whose events all begin by the hold path;
   /// with windows, and with exponential features whose rows span 1 s (`--span`: the centre
-  /// further back than the shortest width's), attitude and shape features; at the latter two decodings
+  /// further back than the shortest width's), attitude, shape and swing features; at the latter two decodings
   /// with the trees stopped early.
   @Test(arguments: [false, true])
   func trainedModelsGiveDetectShakesEvents(exponential: Bool) throws {
@@ -281,7 +281,7 @@ extension ExportCLITests {
         "--depth", "4", "--window", "0.5", "--window", "2", "--hop", "0.05", "--feature-rate", "100",
         "--gyro",
         "--folds", "2", "--quiet", "-o", dir + "/model",
-      ] + (exponential ? ["--exponential", "--span", "1", "--attitude", "--shape"] : []))
+      ] + (exponential ? ["--exponential", "--span", "1", "--attitude", "--shape", "--swing"] : []))
     try #require(trained.status == 0, "\(trained.stderr)")
     let names = Array(try Self.testTraces().prefix(12))
     let plain = try Self.plainCopies(names, in: dir)
@@ -727,8 +727,8 @@ extension ExportCLITests {
   /// Cortex-M4F, fits both, and its estimate is an upper bound within 10% of what is measured;
   /// train says what the budget chose and shows the unbudgeted model's held-out figures beside;
   /// a RAM no model fits is refused with what the smallest needs. With exponential features too
-  /// (their estimate is within 15%: it is calibrated on fewer models), and with attitude and shape
-  /// features;
+  /// (their estimate is within 15%: it is calibrated on fewer models), and with attitude, shape
+  /// and swing features;
   /// and with `--trees table`, the trees budgeted and built as a table (AK_DETECTOR_TREE_TABLE).
   @Test(arguments: [
     (false, false, false), (true, false, false), (true, true, false), (false, false, true),
@@ -741,7 +741,8 @@ extension ExportCLITests {
         rawValue: Tools.missing("arm-none-eabi-gcc", package: "gcc-arm-none-eabi and libnewlib-arm-none-eabi")
       ))
     let dir = Paths.temporaryDirectory()
-    let kind = (exponential ? ["--exponential"] : []) + (attitude ? ["--attitude", "--shape"] : [])
+    let kind =
+      (exponential ? ["--exponential"] : []) + (attitude ? ["--attitude", "--shape", "--swing"] : [])
     let form = table ? ["--trees", "table"] : []
     let train = try accelkit(
       [
@@ -757,7 +758,7 @@ extension ExportCLITests {
       ),
       "\(train.stdout)")
     #expect(train.stdout.contains("shake unbudgeted: f1 "), "\(train.stdout)")
-    let extras = attitude ? " with attitude and shape features" : ""
+    let extras = attitude ? " with attitude, shape and swing features" : ""
     #expect(
       train.stdout.contains(exponential ? "exponential widths of 1, 4 s\(extras)" : "windows of "),
       "\(train.stdout)")

@@ -165,8 +165,9 @@ func csvRecords(_ path: String) -> [[String: String]] {
   /// The features written independently with numpy and scipy (benchmarks/peers/learned_shake.py,
   /// from docs/LEARNING.md's definitions) agree with `accelkit features` to 1e-9 on a jittered
   /// trace with shakes: a model's windows, the built-in model's exponential averages whose rows
-  /// span 1 s, and a model's with shape features (beside which `--shape` is refused, as any
-  /// feature option is); a value changed by a thousandth fails the check, and the peer refuses
+  /// span 1 s, and a model's with shape and swing features (beside which `--shape` is refused, as
+  /// any feature option is); a value changed by a thousandth fails the check (a mean, and a
+  /// swing rate where the trace shakes), and the peer refuses
   /// windows with a span and attitude features, which it does not compute.
   @Test func numpyComputesTheSameFeatures() throws {
     let python = Tools.python(importing: ["numpy", "scipy"])
@@ -174,7 +175,7 @@ func csvRecords(_ path: String) -> [[String: String]] {
     guard let python else { return }
     let dir = Paths.temporaryDirectory()
     #expect(try trainSmall(dir + "/m").status == 0)
-    #expect(try trainSmall(dir + "/h", ["--exponential", "--span", "1", "--shape"]).status == 0)
+    #expect(try trainSmall(dir + "/h", ["--exponential", "--span", "1", "--shape", "--swing"]).status == 0)
     let builtIn = Paths.packageRoot + "/models/shake"
     let models = [(dir + "/m", "w"), (builtIn, "e"), (dir + "/h", "h")]
     for (model, name) in models {
@@ -199,19 +200,25 @@ func csvRecords(_ path: String) -> [[String: String]] {
       #expect(
         check.status == 0 && check.stdout.contains("features: "), "\(name): \(check.stdout)\(check.stderr)")
     }
-    // One value of the built-in model's row 10 (its first feature, a mean) off by a thousandth.
-    var lines = String(decoding: readFile(dir + "/e.csv") ?? [], as: UTF8.self).split(separator: "\n").map(
-      String.init)
-    let header = lines[0].split(separator: ",").map(String.init)
-    var fields = lines[10].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-    let k = try #require(header.firstIndex(of: "e0.25_x_mean"))
-    fields[k] = String((Double(fields[k]) ?? 0) * 1.001 + 1e-6)
-    lines[10] = fields.joined(separator: ",")
-    writeFile(dir + "/changed.csv", lines.joined(separator: "\n") + "\n")
-    let changed = try accelkit(
-      [], shell: "\(peer) --model '\(builtIn)' --check-features \(dir)/changed.csv \(Self.test)/003.csv")
-    #expect(
-      changed.status == 1 && changed.stdout.contains("e0.25_x_mean"), "\(changed.stdout)\(changed.stderr)")
+    // One value of the built-in model's row 10 (its first feature, a mean) off by a thousandth,
+    // and of the swing model's first row with swinging in it.
+    for (model, name, feature) in [(builtIn, "e", "e0.25_x_mean"), (dir + "/h", "h", "e4_swing_rate")] {
+      var lines = String(decoding: readFile("\(dir)/\(name).csv") ?? [], as: UTF8.self).split(separator: "\n")
+        .map(String.init)
+      let header = lines[0].split(separator: ",").map(String.init)
+      let k = try #require(header.firstIndex(of: feature))
+      let row = try #require(
+        lines.indices.dropFirst(10).first {
+          Double(lines[$0].split(separator: ",", omittingEmptySubsequences: false)[k]) ?? 0 > 0
+        })
+      var fields = lines[row].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      fields[k] = String((Double(fields[k]) ?? 0) * 1.001 + 1e-6)
+      lines[row] = fields.joined(separator: ",")
+      writeFile(dir + "/changed.csv", lines.joined(separator: "\n") + "\n")
+      let changed = try accelkit(
+        [], shell: "\(peer) --model '\(model)' --check-features \(dir)/changed.csv \(Self.test)/003.csv")
+      #expect(changed.status == 1 && changed.stdout.contains(feature), "\(changed.stdout)\(changed.stderr)")
+    }
     #expect(try trainSmall(dir + "/s", ["--span", "1"]).status == 0)
     let refused = try accelkit(
       [], shell: "\(peer) --model \(dir)/s --check-features \(dir)/w.csv \(Self.test)/003.csv")

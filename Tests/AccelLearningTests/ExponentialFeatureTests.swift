@@ -16,7 +16,8 @@ import Testing
   /// the same bits: ten signals, five widths and five bands (vectors partly filled), attitude
   /// averages, values of every size with missing ones, 20,000 samples, every row compared.
   @Test func theKernelsBuildsAgreeBitForBit() throws {
-    var spec = Self.spec(widths: [0.25, 1, 2, 4, 16], gyroscope: true, attitude: true, shape: true)
+    var spec = Self.spec(
+      widths: [0.25, 1, 2, 4, 16], gyroscope: true, attitude: true, shape: true, swing: true)
     spec.bands.append(FeatureSpec.FrequencyBand(16, 20))
     var wide = ExponentialFeatures(spec: spec)
     var narrow = ExponentialFeatures(spec: spec)
@@ -45,7 +46,8 @@ import Testing
   }
 
   static func spec(
-    widths: [Double] = [1, 4], gyroscope: Bool = false, attitude: Bool = false, shape: Bool = false
+    widths: [Double] = [1, 4], gyroscope: Bool = false, attitude: Bool = false, shape: Bool = false,
+    swing: Bool = false
   ) -> FeatureSpec {
     var spec = FeatureSpec()
     spec.kind = .exponential
@@ -53,6 +55,7 @@ import Testing
     spec.gyroscope = gyroscope
     spec.attitude = attitude
     spec.shape = shape
+    spec.swing = swing
     return spec
   }
 
@@ -176,7 +179,7 @@ import Testing
   /// (its shape features too).
   @Test(arguments: [[1], [7, 3, 50], [1000, 1]])
   func chunkedEqualsOneShot(chunks: [Int]) throws {
-    let spec = Self.spec(widths: [0.5, 2], gyroscope: true, attitude: true, shape: true)
+    let spec = Self.spec(widths: [0.5, 2], gyroscope: true, attitude: true, shape: true, swing: true)
     let block = makeTrace(seconds: 12, rate: 97, jitter: 0.2, gyro: true) { 0.8 * sin(2 * .pi * 4 * $0) }
     let whole = try rows(spec, block)
     let pieces = try rows(spec, block, chunks: chunks)
@@ -195,7 +198,7 @@ import Testing
   /// give every width the values it has alone, bit for bit, the bands and attitude included.
   @Test func eachWidthIsWhatItIsAlone() throws {
     let widths = [0.25, 0.5, 1, 2, 4]
-    var spec = Self.spec(widths: widths, gyroscope: true, attitude: true, shape: true)
+    var spec = Self.spec(widths: widths, gyroscope: true, attitude: true, shape: true, swing: true)
     spec.bands = [
       FeatureSpec.FrequencyBand(0, 1), FeatureSpec.FrequencyBand(1, 2), FeatureSpec.FrequencyBand(2, 4),
       FeatureSpec.FrequencyBand(4, 8), FeatureSpec.FrequencyBand(8, 16),
@@ -312,6 +315,65 @@ import Testing
     #expect(abs(stronger("e4_x_asymmetry") - sine("e4_x_asymmetry")) < 1e-6)
   }
 
+  /// The swing features worked by hand: a shake of 1.5 g at 3 Hz along any direction has six
+  /// counted half-swings a second (the 4 s width's rate within a tenth of it after 14 s of
+  /// shaking, the 16 s width's within 0.15 after 40 s) and its peaks are as large each way (a
+  /// balance past 0.9); the same at 0.9 g (past the rule's 0.7 g); under 0.7 g, or at 0.8 Hz (half-swings of 0.625 s, longer than the
+  /// rule's 0.5 s), none counts; gait's strides (a sharp landing, then a long shallow phase)
+  /// count one way only (a balance under 0.1); at rest there is nothing; and a gap of two
+  /// seconds starts them afresh (the rows after it, at rest, have none).
+  @Test func theSwingFeaturesWorkedByHand() throws {
+    let spec = Self.spec(widths: [1, 4, 16], swing: true)
+    // The motion along a direction, gravity on z, at 100 Hz from `start`.
+    func trace(
+      seconds: Double, start: Double = 0, _ motion: (Double) -> Double, along axis: (Double, Double, Double)
+    ) -> SampleBlock {
+      var block = SampleBlock(capacity: Int(seconds * 100))
+      for i in 0..<Int(seconds * 100) {
+        let t = Double(i) / 100
+        let m = motion(t)
+        block.append(t: start + t, x: axis.0 * m, y: axis.1 * m, z: 1 + axis.2 * m)
+      }
+      return block
+    }
+    func last(seconds: Double = 14, _ motion: (Double) -> Double, along axis: (Double, Double, Double))
+      throws -> (String) -> Double
+    {
+      let row = try rows(spec, trace(seconds: seconds, motion, along: axis)).last!.2
+      return { row[spec.names.firstIndex(of: $0)!] }
+    }
+    let root3 = 1 / 3.0.squareRoot()
+    for axis in [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (root3, root3, root3)] {
+      for strength in [1.5, 0.9] {
+        let shake = try last({ strength * sin(2 * .pi * 3 * $0) }, along: axis)
+        #expect(abs(shake("e4_swing_rate") - 6) < 0.6, "\(axis) \(strength): \(shake("e4_swing_rate"))")
+        #expect(shake("e4_swing_balance") > 0.9, "\(axis) \(strength): \(shake("e4_swing_balance"))")
+        #expect(shake("e16_swing_rate") < shake("e4_swing_rate"))
+      }
+    }
+    let long = try last(seconds: 40, { 1.5 * sin(2 * .pi * 3 * $0) }, along: (1, 0, 0))
+    #expect(abs(long("e16_swing_rate") - 6) < 0.15, "\(long("e16_swing_rate"))")
+    let gentle = try last({ 0.6 * sin(2 * .pi * 3 * $0) }, along: (1, 0, 0))
+    #expect(gentle("e4_swing_rate") == 0 && gentle("e4_swing_balance") == 0)
+    let slow = try last({ 1.5 * sin(2 * .pi * 0.8 * $0) }, along: (1, 0, 0))
+    #expect(slow("e16_swing_rate") == 0)
+    // Two strides a second: a landing of 2.5 g for a tenth of a second, then -0.28 g (the mean 0).
+    let gait = try last(
+      { t in t.truncatingRemainder(dividingBy: 0.5) < 0.05 ? 2.5 : -0.28 }, along: (0, 0, 1))
+    #expect(gait("e4_swing_rate") > 1 && gait("e4_swing_balance") < 0.1, "\(gait("e4_swing_balance"))")
+    let still = try last({ _ in 0 }, along: (1, 0, 0))
+    #expect(still("e1_swing_rate") == 0 && still("e16_swing_balance") == 0)
+    // A gap of two seconds after shaking: the next segment's rows are a fresh trace's.
+    var joined = trace(seconds: 10, { 1.5 * sin(2 * .pi * 3 * $0) }, along: (1, 0, 0))
+    let calm = trace(seconds: 6, start: 12, { _ in 0 }, along: (1, 0, 0))
+    for i in 0..<calm.count { joined.append(t: calm.t[i], x: calm.x[i], y: calm.y[i], z: calm.z[i]) }
+    let after = try rows(spec, joined).filter { $0.1 > 12 }
+    #expect(after.count == (try rows(spec, calm)).count && !after.isEmpty)
+    let swingColumns = spec.names.indices.filter { spec.names[$0].contains("swing") }
+    #expect(swingColumns.count == 6)
+    for row in after { #expect(swingColumns.allSatisfy { row.2[$0] == 0 }) }
+  }
+
   /// A constant axis has no variance, no band power and no crossing, exactly; a gap longer than
   /// a second starts the averages afresh: the first row after it comes a width later, as in a
   /// fresh trace, and is close to a fresh trace's.
@@ -387,6 +449,25 @@ import Testing
     }
     shape.kind = .windows
     #expect(throws: AccelError.self) { try shape.validate() }
+    // Swing features likewise, after the shape features.
+    #expect(!spec.json.contains("swing"))
+    var swing = Self.spec(attitude: true, shape: true, swing: true)
+    #expect(swing.json.contains("\"swing\": true"))
+    #expect(swing.names.count == spec.names.count + 6 + 2 * 6 * 2 + 2 * 2)
+    #expect(swing.names.suffix(2) == ["e4_swing_rate", "e4_swing_balance"])
+    #expect(
+      swing.names.firstIndex(of: "e1_swing_rate") == swing.names.firstIndex(of: "e1_horiz_asymmetry")! + 1)
+    #expect(swing.widthsPhrase == "exponential widths of 1, 4 s with attitude, shape and swing features")
+    #expect(
+      try FeatureSpec(json: try JSONValue.parse(Array(swing.json.utf8), file: "d.json"), file: "d.json")
+        == swing)
+    let oddSwing = swing.json.replacingOccurrences(of: "\"swing\": true", with: "\"swing\": 1")
+    #expect(oddSwing != swing.json)
+    #expect(throws: AccelError.self) {
+      try FeatureSpec(json: try JSONValue.parse(Array(oddSwing.utf8), file: "d.json"), file: "d.json")
+    }
+    swing.kind = .windows
+    #expect(throws: AccelError.self) { try swing.validate() }
     var nyquist = spec
     nyquist.bands = [FeatureSpec.FrequencyBand(8, 25)]
     #expect(throws: AccelError.self) { try nyquist.validate() }

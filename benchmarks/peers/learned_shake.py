@@ -15,7 +15,7 @@ classifier too, when the model has one) and decodes the probabilities with the m
 hysteresis, and writes start,end,reported,peak,status rows.
 With --check-features it compares its features with those `accelkit features TRACE --model
 MODEL_DIR -o FEATURES.csv` wrote and exits 1 when any differs by more than 1e-9 (relative, or
-absolute below 1). Shape features are computed; traces with gaps longer than a second, windows
+absolute below 1). Shape and swing features are computed; traces with gaps longer than a second, windows
 with a span_s and attitude features are not handled (exit 2: the benchmark's traces and the
 built-in model have none)."""
 import json
@@ -213,6 +213,7 @@ def exponential_features(t, x, y, z, spec):
         out[1:] = signal.lfilter([a], [1.0, -keep], inputs[1:], zi=[keep * initial])[0]
         return out
 
+    halves = swing_halves(signals, step) if spec.get("swing", False) else None
     columns = []
     for width in spec["widths_s"]:
         a = 1 - np.exp(-step / (width / 2))
@@ -275,7 +276,80 @@ def exponential_features(t, x, y, z, spec):
                 columns.append(np.where(energy > 1e-12, envelope / np.sqrt(np.where(energy > 1e-12, energy, 1.0)), 0.0))
                 columns.append(np.where(spread > 1e-12, np.clip(
                     (maximum + minimum - 2 * mean) / np.where(spread > 1e-12, spread, 1.0), -1, 1), 0.0))
+        if spec.get("swing", False):
+            rate_column, balance = swing_averages(halves, rate, a, keep)
+            columns += [rate_column[ends], balance[ends]]
     return grid[ends], np.stack(columns, axis=1)
+
+
+# The swing rule's defaults, which the swing features use (docs/LEARNING.md).
+SWING_AXIS_TAU, SWING_HYSTERESIS, SWING_G, SWING_MIN_HZ, SWING_MAX_HZ = 0.4, 0.2, 0.7, 1.0, 12.0
+
+
+def swing_halves(signals, step):
+    """Per grid sample the counted half-swing that ended there: its direction (1, -1, or 0 for
+    none) and its peak. u on its principal axis (an exponentially weighted covariance and two
+    power-iteration steps), cut at its sign changes with a hysteresis (docs/LEARNING.md)."""
+    ux, uy, uz = signals["x"], signals["y"], signals["z"]
+    b = 1 - math.exp(-step / SWING_AXIS_TAU)
+    shortest, longest = 0.5 / SWING_MAX_HZ, 0.5 / SWING_MIN_HZ
+    c = np.zeros((3, 3))
+    axis = np.array([1.0, 0.0, 0.0])
+    last_sign = direction = last_zero = half_start = 0
+    half_peak = 0.0
+    counted = np.zeros(len(ux), dtype=int)
+    peaks = np.zeros(len(ux))
+    for n in range(len(ux)):
+        u = np.array([ux[n], uy[n], uz[n]])
+        c += b * (np.outer(u, u) - c)
+        v = axis.copy()
+        largest = max(c[0, 0], c[1, 1], c[2, 2])
+        if largest > 2 * (v @ c @ v):
+            v = np.eye(3)[[c[0, 0], c[1, 1], c[2, 2]].index(largest)]
+        for _ in range(2):
+            w = c @ v
+            size = math.sqrt(w @ w)
+            if not size > 1e-12:
+                break
+            v = w / size
+        if v @ axis < 0:
+            v = -v
+        axis = v
+        value = float(u @ v)
+        sign = (value > 0) - (value < 0)
+        if sign != 0 and sign != last_sign:
+            if last_sign != 0:
+                last_zero = n
+            last_sign = sign
+        now = (value > SWING_HYSTERESIS) - (value < -SWING_HYSTERESIS)
+        if now != 0 and now != direction:
+            duration = (last_zero - half_start) * step
+            if direction != 0 and half_peak >= SWING_G and shortest <= duration <= longest:
+                counted[n], peaks[n] = direction, half_peak
+            direction, half_start, half_peak = now, last_zero, 0.0
+        if direction != 0:
+            half_peak = max(half_peak, abs(value))
+            if (n - half_start) * step > longest:
+                direction = 0
+    return counted, peaks
+
+
+def swing_averages(halves, rate, a, keep):
+    """One width's swing_rate and swing_balance at every grid sample, from swing_halves."""
+    counted, peaks = halves
+
+    def average(inputs):
+        out = np.empty(len(inputs))
+        out[0] = a * inputs[0]
+        if len(inputs) > 1:
+            out[1:] = signal.lfilter([a], [1.0, -keep], inputs[1:], zi=[keep * out[0]])[0]
+        return out
+
+    rates = average(np.where(counted != 0, rate, 0.0))
+    up = average(np.where(counted > 0, peaks, 0.0))
+    down = average(np.where(counted < 0, peaks, 0.0))
+    larger = np.maximum(up, down)
+    return rates, np.where(larger > 1e-12, np.minimum(up, down) / np.where(larger > 1e-12, larger, 1.0), 0.0)
 
 
 def decode(ends, p, decoding, half_width, q=None):

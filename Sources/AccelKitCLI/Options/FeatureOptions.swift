@@ -42,6 +42,12 @@ struct FeatureOptions: ParsableArguments {
     ))
   var shape = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "With --exponential: add the swing rule's half-swings at each width (counted half-swings a second, and the balance of their peaks each way; docs/LEARNING.md)."
+    ))
+  var swing = false
+
   @Option(
     help: ArgumentHelp(
       "The time a row describes, ending at its last sample: its label in training, its centre half of it back (default: the shortest width; at most the longest). Longer than the shortest width, the row also sees what followed its centre.",
@@ -51,7 +57,7 @@ struct FeatureOptions: ParsableArguments {
   /// Whether any option differs from the defaults.
   var isGiven: Bool {
     !windows.isEmpty || hop != 0.1 || featureRate != 50 || !bands.isEmpty || gyro || exponential
-      || span != nil || attitude || shape
+      || span != nil || attitude || shape || swing
   }
 
   /// The specification the options describe, checked.
@@ -64,6 +70,7 @@ struct FeatureOptions: ParsableArguments {
     if exponential { spec.kind = .exponential }
     spec.attitude = attitude
     spec.shape = shape
+    spec.swing = swing
     spec.spanSeconds = span?.value
     if !bands.isEmpty { spec.bands = try bands.map(Self.band) }
     try spec.validate()
