@@ -280,10 +280,10 @@ extension ModelDetector: CExportable {
       ("SWING_HYSTERESIS_G", .real(FeatureSpec.swingHysteresisG), "a half-swing turns past this (g)"),
       ("SWING_G", .real(FeatureSpec.swingG), "a half-swing counts when its peak reaches this (g)"),
       (
-        "SWING_SHORTEST_S", .real(0.5 / FeatureSpec.swingMaxHz),
-        "a counted half-swing lasts at least this (s)"
+        "SWING_SHORTEST", .integer(spec.swingSampleBounds.shortest),
+        "a counted half-swing lasts at least this many grid samples"
       ),
-      ("SWING_LONGEST_S", .real(0.5 / FeatureSpec.swingMinHz), "and at most this (s)"),
+      ("SWING_LONGEST", .integer(spec.swingSampleBounds.longest), "and at most this many"),
     ]
   }
 
@@ -350,13 +350,11 @@ extension ModelDetector: CExportable {
       }
       now = (value > AK_DETECTOR_SWING_HYSTERESIS_G) - (value < -AK_DETECTOR_SWING_HYSTERESIS_G);
       if (now != 0 && now != s->swing_direction) {
-        if (s->swing_direction != 0) {
-          ak_detector_real duration = (ak_detector_real)(s->swing_zero - s->swing_start) * AK_DETECTOR_STEP_S;
-          if (s->swing_peak >= AK_DETECTOR_SWING_G && duration >= AK_DETECTOR_SWING_SHORTEST_S &&
-              duration <= AK_DETECTOR_SWING_LONGEST_S) {
-            counted = s->swing_direction;
-            peak = s->swing_peak;
-          }
+        if (s->swing_direction != 0 && s->swing_peak >= AK_DETECTOR_SWING_G &&
+            s->swing_zero - s->swing_start >= AK_DETECTOR_SWING_SHORTEST &&
+            s->swing_zero - s->swing_start <= AK_DETECTOR_SWING_LONGEST) {
+          counted = s->swing_direction;
+          peak = s->swing_peak;
         }
         s->swing_direction = now;
         s->swing_start = s->swing_zero;
@@ -364,8 +362,7 @@ extension ModelDetector: CExportable {
       }
       if (s->swing_direction != 0) {
         s->swing_peak = AK_DETECTOR_MAX(s->swing_peak, AK_DETECTOR_FABS(value));
-        if ((ak_detector_real)(s->swing_sample - s->swing_start) * AK_DETECTOR_STEP_S > AK_DETECTOR_SWING_LONGEST_S)
-          s->swing_direction = 0;
+        if (s->swing_sample - s->swing_start > AK_DETECTOR_SWING_LONGEST) s->swing_direction = 0;
       }
       r = counted != 0 ? AK_DETECTOR_RATE_HZ : 0;
       up = counted > 0 ? peak : 0;

@@ -19,6 +19,18 @@ extension FeatureSpec {
   /// The swing features' covariance's weight of a new grid sample.
   public var swingAxisWeight: Double { 1 - exp(-step / Self.swingAxisTauSeconds) }
 
+  /// A counted half-swing's fewest and most grid samples: n samples last n `step`s (in double),
+  /// at least 1 / (2 `swingMaxHz`) and at most 1 / (2 `swingMinHz`). Counts, so that the
+  /// exported C decides as Swift does in either precision.
+  public var swingSampleBounds: (shortest: Int, longest: Int) {
+    let (low, high) = (0.5 / Self.swingMaxHz, 0.5 / Self.swingMinHz)
+    var shortest = max(0, Int((low * rateHz).rounded(.down)) - 1)
+    while Double(shortest) * step < low { shortest += 1 }
+    var longest = Int((high * rateHz).rounded(.up)) + 1
+    while Double(longest) * step > high { longest -= 1 }
+    return (shortest, longest)
+  }
+
   /// A second-order filter y = (b0 x + b1 x' + b2 x'') - a1 y' - a2 y'' (a0 = 1).
   public struct Biquad: Equatable, Sendable {
     public var b0, b1, b2, a1, a2: Double

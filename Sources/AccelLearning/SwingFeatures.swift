@@ -19,11 +19,12 @@
 ///    else 0; down likewise.
 ///
 /// A segment's first sample starts everything at 0 (the axis at x, no sign, no half-swing) and
-/// is then read as any other. Times are counted in grid samples from the segment's start.
+/// is then read as any other. Times are counted in grid samples from the segment's start, and
+/// durations compared as counts (`FeatureSpec.swingSampleBounds`).
 struct SwingFeatureState {
   private let weights: [Double]
   private let rate: Double
-  private let step: Double
+  private let bounds: (shortest: Int, longest: Int)
   private let axisWeight: Double
   private var cov = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  // xx, yy, zz, xy, xz, yz
   private var axis = (1.0, 0.0, 0.0)
@@ -41,7 +42,7 @@ struct SwingFeatureState {
   init(spec: FeatureSpec) {
     weights = spec.exponentialWeights
     rate = spec.rateHz
-    step = spec.step
+    bounds = spec.swingSampleBounds
     axisWeight = spec.swingAxisWeight
     rates = [Double](repeating: 0, count: weights.count)
     ups = rates
@@ -91,19 +92,17 @@ struct SwingFeatureState {
     var counted = 0
     var peak = 0.0
     if now != 0 && now != direction {
-      if direction != 0 {
-        let duration = Double(lastZero - halfStart) * step
-        if halfPeak >= FeatureSpec.swingG && duration >= 0.5 / FeatureSpec.swingMaxHz
-          && duration <= 0.5 / FeatureSpec.swingMinHz
-        {
-          (counted, peak) = (direction, halfPeak)
-        }
+      let duration = lastZero - halfStart
+      if direction != 0 && halfPeak >= FeatureSpec.swingG && duration >= bounds.shortest
+        && duration <= bounds.longest
+      {
+        (counted, peak) = (direction, halfPeak)
       }
       (direction, halfStart, halfPeak) = (now, lastZero, 0)
     }
     if direction != 0 {
       halfPeak = max(halfPeak, abs(s))
-      if Double(sample - halfStart) * step > 0.5 / FeatureSpec.swingMinHz { direction = 0 }
+      if sample - halfStart > bounds.longest { direction = 0 }
     }
     let (r, up, down) = (counted != 0 ? rate : 0, counted > 0 ? peak : 0, counted < 0 ? peak : 0)
     for i in weights.indices {

@@ -324,6 +324,17 @@ import Testing
   /// seconds starts them afresh (the rows after it, at rest, have none).
   @Test func theSwingFeaturesWorkedByHand() throws {
     let spec = Self.spec(widths: [1, 4, 16], swing: true)
+    // A counted half-swing's samples: at 50 Hz 3 (0.06 s, the first past 1/24 s) to 25 (0.5 s);
+    // at any rate the fewest and most whose duration on the grid is within the bounds.
+    #expect(spec.swingSampleBounds == (3, 25))
+    for rate in stride(from: 4.0, through: 2000, by: 0.5) {
+      var other = spec
+      other.rateHz = rate
+      let (shortest, longest) = other.swingSampleBounds
+      let step = other.step
+      #expect(Double(shortest) * step >= 1 / 24.0 && Double(shortest - 1) * step < 1 / 24.0, "\(rate)")
+      #expect(Double(longest) * step <= 0.5 && Double(longest + 1) * step > 0.5, "\(rate)")
+    }
     // The motion along a direction, gravity on z, at 100 Hz from `start`.
     func trace(
       seconds: Double, start: Double = 0, _ motion: (Double) -> Double, along axis: (Double, Double, Double)
