@@ -106,8 +106,7 @@ public struct SwingRule: Rule {
   private var g1 = (0.0, 0.0, 0.0), g2 = (0.0, 0.0, 0.0)
   private var previousTime: Double?
   // The exponentially weighted covariance of u and its leading eigenvector.
-  private var cov = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  // xx, yy, zz, xy, xz, yz
-  private var axis = (1.0, 0.0, 0.0)
+  private var principal = PrincipalAxis()
   // Half-swing tracking.
   private var sign = 0  // the current half-swing's direction (0 before the first)
   private var halfStart = 0.0
@@ -206,37 +205,7 @@ public struct SwingRule: Rule {
     let gravity = fusedGravity ?? g2
     let u = (x - gravity.0, y - gravity.1, z - gravity.2)
     // Covariance and its principal axis.
-    let b = 1 - exp(-dt / c.axisTauSeconds)
-    cov.0 += b * (u.0 * u.0 - cov.0)
-    cov.1 += b * (u.1 * u.1 - cov.1)
-    cov.2 += b * (u.2 * u.2 - cov.2)
-    cov.3 += b * (u.0 * u.1 - cov.3)
-    cov.4 += b * (u.0 * u.2 - cov.4)
-    cov.5 += b * (u.1 * u.2 - cov.5)
-    var v = axis
-    // Power iteration cannot leave a vector orthogonal to the new principal axis (exact data at
-    // rest, then motion along another axis): start again from the device axis of largest
-    // variance when that holds clearly more than the current axis.
-    let along =
-      v.0 * (cov.0 * v.0 + cov.3 * v.1 + cov.4 * v.2) + v.1 * (cov.3 * v.0 + cov.1 * v.1 + cov.5 * v.2)
-      + v.2 * (cov.4 * v.0 + cov.5 * v.1 + cov.2 * v.2)
-    let largest = max(cov.0, cov.1, cov.2)
-    if largest > 2 * along {
-      v = cov.0 == largest ? (1, 0, 0) : cov.1 == largest ? (0, 1, 0) : (0, 0, 1)
-    }
-    for _ in 0..<2 {
-      let w = (
-        cov.0 * v.0 + cov.3 * v.1 + cov.4 * v.2,
-        cov.3 * v.0 + cov.1 * v.1 + cov.5 * v.2,
-        cov.4 * v.0 + cov.5 * v.1 + cov.2 * v.2
-      )
-      let n = (w.0 * w.0 + w.1 * w.1 + w.2 * w.2).squareRoot()
-      guard n > 1e-12 else { break }
-      v = (w.0 / n, w.1 / n, w.2 / n)
-    }
-    // Keep the axis's sign continuous, so that s does not flip with it.
-    if v.0 * axis.0 + v.1 * axis.1 + v.2 * axis.2 < 0 { v = (-v.0, -v.1, -v.2) }
-    axis = v
+    let v = principal.update(u, weight: 1 - exp(-dt / c.axisTauSeconds))
     let s = u.0 * v.0 + u.1 * v.1 + u.2 * v.2
 
     if s != 0 && (s > 0 ? 1.0 : -1.0) != lastSign {

@@ -1,11 +1,11 @@
+import AccelCore
+
 /// The state of the swing features (`FeatureSpec.swingFeatures`): u's covariance and principal
 /// axis, the half-swing in progress, and per width the averages of the counted half-swings.
 /// Every grid sample updates it in constant time, in this order (the exported C's too):
 ///
-/// 1. The covariance c += b (u u' - c), b = 1 - exp(-step / `swingAxisTauSeconds`). The axis v
-///    starts again from the device axis of the largest variance when that is more than twice
-///    v' c v; then two steps of power iteration (v = c v / |c v|, skipped while |c v| is at most
-///    1e-12); v keeps the sign of the last axis. s = u . v.
+/// 1. u's principal axis v (`PrincipalAxis`, the swing rule's, with the covariance's weight
+///    b = 1 - exp(-step / `swingAxisTauSeconds`)); s = u . v.
 /// 2. When s is nonzero and its sign differs from the last one's, the sample is the last zero
 ///    crossing (the first sign only sets the sign).
 /// 3. The direction (1 past `swingHysteresisG`, -1 below minus it, else 0) turning from the
@@ -26,8 +26,7 @@ struct SwingFeatureState {
   private let rate: Double
   private let bounds: (shortest: Int, longest: Int)
   private let axisWeight: Double
-  private var cov = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  // xx, yy, zz, xy, xz, yz
-  private var axis = (1.0, 0.0, 0.0)
+  private var principal = PrincipalAxis()
   private var lastSign = 0
   private var direction = 0
   private var sample = 0
@@ -52,35 +51,11 @@ struct SwingFeatureState {
   /// One grid sample's user acceleration; `first` when it begins a segment.
   mutating func update(ux: Double, uy: Double, uz: Double, first: Bool) {
     if first {
-      cov = (0, 0, 0, 0, 0, 0)
-      axis = (1, 0, 0)
+      principal = PrincipalAxis()
       (lastSign, direction, sample, lastZero, halfStart, halfPeak) = (0, 0, 0, 0, 0, 0)
       for i in weights.indices { (rates[i], ups[i], downs[i]) = (0, 0, 0) }
     }
-    let b = axisWeight
-    cov.0 += b * (ux * ux - cov.0)
-    cov.1 += b * (uy * uy - cov.1)
-    cov.2 += b * (uz * uz - cov.2)
-    cov.3 += b * (ux * uy - cov.3)
-    cov.4 += b * (ux * uz - cov.4)
-    cov.5 += b * (uy * uz - cov.5)
-    var v = axis
-    let along =
-      v.0 * (cov.0 * v.0 + cov.3 * v.1 + cov.4 * v.2) + v.1 * (cov.3 * v.0 + cov.1 * v.1 + cov.5 * v.2)
-      + v.2 * (cov.4 * v.0 + cov.5 * v.1 + cov.2 * v.2)
-    let largest = max(cov.0, cov.1, cov.2)
-    if largest > 2 * along { v = cov.0 == largest ? (1, 0, 0) : cov.1 == largest ? (0, 1, 0) : (0, 0, 1) }
-    for _ in 0..<2 {
-      let w = (
-        cov.0 * v.0 + cov.3 * v.1 + cov.4 * v.2, cov.3 * v.0 + cov.1 * v.1 + cov.5 * v.2,
-        cov.4 * v.0 + cov.5 * v.1 + cov.2 * v.2
-      )
-      let n = (w.0 * w.0 + w.1 * w.1 + w.2 * w.2).squareRoot()
-      guard n > 1e-12 else { break }
-      v = (w.0 / n, w.1 / n, w.2 / n)
-    }
-    if v.0 * axis.0 + v.1 * axis.1 + v.2 * axis.2 < 0 { v = (-v.0, -v.1, -v.2) }
-    axis = v
+    let v = principal.update((ux, uy, uz), weight: axisWeight)
     let s = ux * v.0 + uy * v.1 + uz * v.2
     let sign = s > 0 ? 1 : s < 0 ? -1 : 0
     if sign != 0 && sign != lastSign {
