@@ -305,43 +305,14 @@ extension ModelDetector: CExportable {
        principal axis, s on it, its half-swings, and each width's averages of the counted ones. */
     static inline void ak_detector_swing(ak_detector_state *s, ak_detector_real ux, ak_detector_real uy,
                                          ak_detector_real uz, int first) {
-      ak_detector_real *c = s->swing_cov, v0, v1, v2, along, largest, value, r, up, down;
+      ak_detector_real v0, v1, v2, value, r, up, down;
       int i, sign, now, counted = 0;
       ak_detector_real peak = 0;
       if (first) ak_detector_swing_start(s);
-      c[0] += AK_DETECTOR_SWING_B * (ux * ux - c[0]);
-      c[1] += AK_DETECTOR_SWING_B * (uy * uy - c[1]);
-      c[2] += AK_DETECTOR_SWING_B * (uz * uz - c[2]);
-      c[3] += AK_DETECTOR_SWING_B * (ux * uy - c[3]);
-      c[4] += AK_DETECTOR_SWING_B * (ux * uz - c[4]);
-      c[5] += AK_DETECTOR_SWING_B * (uy * uz - c[5]);
+      ak_detector_principal_axis(s->swing_cov, s->swing_axis, ux, uy, uz, AK_DETECTOR_SWING_B);
       v0 = s->swing_axis[0];
       v1 = s->swing_axis[1];
       v2 = s->swing_axis[2];
-      along = v0 * (c[0] * v0 + c[3] * v1 + c[4] * v2) + v1 * (c[3] * v0 + c[1] * v1 + c[5] * v2)
-              + v2 * (c[4] * v0 + c[5] * v1 + c[2] * v2);
-      largest = AK_DETECTOR_MAX(AK_DETECTOR_MAX(c[0], c[1]), c[2]);
-      if (largest > 2 * along) {
-        v0 = c[0] == largest ? 1 : 0;
-        v1 = c[0] != largest && c[1] == largest ? 1 : 0;
-        v2 = c[0] != largest && c[1] != largest ? 1 : 0;
-      }
-      for (i = 0; i < 2; i++) {
-        ak_detector_real w0 = c[0] * v0 + c[3] * v1 + c[4] * v2, w1 = c[3] * v0 + c[1] * v1 + c[5] * v2;
-        ak_detector_real w2 = c[4] * v0 + c[5] * v1 + c[2] * v2, n = AK_DETECTOR_SQRT(w0 * w0 + w1 * w1 + w2 * w2);
-        if (!(n > (ak_detector_real)1e-12)) break;
-        v0 = w0 / n;
-        v1 = w1 / n;
-        v2 = w2 / n;
-      }
-      if (v0 * s->swing_axis[0] + v1 * s->swing_axis[1] + v2 * s->swing_axis[2] < 0) {
-        v0 = -v0;
-        v1 = -v1;
-        v2 = -v2;
-      }
-      s->swing_axis[0] = v0;
-      s->swing_axis[1] = v1;
-      s->swing_axis[2] = v2;
       value = ux * v0 + uy * v1 + uz * v2;
       sign = (value > 0) - (value < 0);
       if (sign != 0 && sign != s->swing_sign) {
@@ -473,7 +444,8 @@ extension ModelDetector: CExportable {
 
   /// The helpers: the decoder, the features' code (windows or exponential averages) and the row.
   static func helpers(windowed: Bool, attitude: Bool, shape: Bool, swing: Bool) -> String {
-    decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers + (swing ? swingCode : "")
+    decodingHelpers + (windowed ? windowFeatures : "") + jointHelpers
+      + (swing ? PrincipalAxisC.helper + swingCode : "")
       + (windowed ? windowRow : exponentialRow(attitude: attitude, shape: shape, swing: swing))
   }
 

@@ -71,7 +71,7 @@ extension SwingRule: CExportable {
         ak_detector_reset_run(s);
         for (k = 0; k < 3; k++) s->axis_votes[k] = 0;
         """,
-      helpers: """
+      helpers: PrincipalAxisC.helper + """
         static inline void ak_detector_reset_run(ak_detector_state *s) {
           s->run_start = s->run_end = 0;
           s->run_count = 0;
@@ -163,7 +163,7 @@ extension SwingRule: CExportable {
            from the low-passes (kept running either way). */
         static inline int ak_detector_step(ak_detector_state *s, ak_detector_real t, ak_detector_real x, ak_detector_real y,
                                            ak_detector_real z, const ak_detector_real *fused, ak_detector_event *e) {
-          ak_detector_real previous, dt, extreme, a, b, along, largest, u[3], v[3], sv, earlier, later;
+          ak_detector_real previous, dt, extreme, a, b, u[3], v[3], sv, earlier, later;
           int k, ended = 0, direction;
           ak_detector_event found;
           if (!(isfinite(x) && isfinite(y) && isfinite(z))) return 0;
@@ -196,47 +196,12 @@ extension SwingRule: CExportable {
           u[0] = x - (fused ? fused[0] : s->g2[0]);
           u[1] = y - (fused ? fused[1] : s->g2[1]);
           u[2] = z - (fused ? fused[2] : s->g2[2]);
-          /* Covariance and its principal axis. */
+          /* u's covariance and its principal axis v. */
           b = 1 - AK_DETECTOR_EXP(-dt / AK_DETECTOR_AXIS_TAU_S);
-          s->cov[0] += b * (u[0] * u[0] - s->cov[0]);
-          s->cov[1] += b * (u[1] * u[1] - s->cov[1]);
-          s->cov[2] += b * (u[2] * u[2] - s->cov[2]);
-          s->cov[3] += b * (u[0] * u[1] - s->cov[3]);
-          s->cov[4] += b * (u[0] * u[2] - s->cov[4]);
-          s->cov[5] += b * (u[1] * u[2] - s->cov[5]);
+          ak_detector_principal_axis(s->cov, s->axis, u[0], u[1], u[2], b);
           v[0] = s->axis[0];
           v[1] = s->axis[1];
           v[2] = s->axis[2];
-          /* Start again from the device axis of largest variance when that holds clearly more than
-             the current axis (power iteration cannot leave an orthogonal vector). */
-          along = v[0] * (s->cov[0] * v[0] + s->cov[3] * v[1] + s->cov[4] * v[2]) +
-                  v[1] * (s->cov[3] * v[0] + s->cov[1] * v[1] + s->cov[5] * v[2]) +
-                  v[2] * (s->cov[4] * v[0] + s->cov[5] * v[1] + s->cov[2] * v[2]);
-          largest = AK_DETECTOR_MAX(AK_DETECTOR_MAX(s->cov[0], s->cov[1]), s->cov[2]);
-          if (largest > 2 * along) {
-            v[0] = s->cov[0] == largest ? 1 : 0;
-            v[1] = s->cov[0] == largest ? 0 : s->cov[1] == largest ? 1 : 0;
-            v[2] = s->cov[0] == largest || s->cov[1] == largest ? 0 : 1;
-          }
-          for (k = 0; k < 2; k++) {
-            ak_detector_real w0 = s->cov[0] * v[0] + s->cov[3] * v[1] + s->cov[4] * v[2];
-            ak_detector_real w1 = s->cov[3] * v[0] + s->cov[1] * v[1] + s->cov[5] * v[2];
-            ak_detector_real w2 = s->cov[4] * v[0] + s->cov[5] * v[1] + s->cov[2] * v[2];
-            ak_detector_real n = AK_DETECTOR_SQRT(w0 * w0 + w1 * w1 + w2 * w2);
-            if (!(n > (ak_detector_real)1e-12)) break;
-            v[0] = w0 / n;
-            v[1] = w1 / n;
-            v[2] = w2 / n;
-          }
-          /* Keep the axis's sign continuous, so that s does not flip with it. */
-          if (v[0] * s->axis[0] + v[1] * s->axis[1] + v[2] * s->axis[2] < 0) {
-            v[0] = -v[0];
-            v[1] = -v[1];
-            v[2] = -v[2];
-          }
-          s->axis[0] = v[0];
-          s->axis[1] = v[1];
-          s->axis[2] = v[2];
           sv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
 
           if (sv != 0 && (sv > 0 ? 1 : -1) != s->last_sign) {
