@@ -64,6 +64,45 @@ public indirect enum JSONValue: Equatable, Sendable {
   }
 }
 
+/// A parsed JSON document that can say where its values are, for messages about a value that
+/// parses but is not what the file's format allows (a flag that is not true or false, a threshold
+/// out of range): they name the value's line and column.
+public struct JSONDocument: Sendable {
+  public let root: JSONValue
+  public let file: String
+  private let bytes: [UInt8]
+
+  /// Parses a whole document; errors name the line and column in `file`.
+  public init(_ bytes: [UInt8], file: String) throws {
+    root = try JSONValue.parse(bytes, file: file)
+    self.file = file
+    self.bytes = bytes
+  }
+
+  /// The value at `path`: object members by name (the first, when repeated), array items by their
+  /// decimal index; nil when it is absent.
+  public subscript(path: [String]) -> JSONValue? {
+    var value = root
+    for step in path {
+      if let items = value.array {
+        guard let i = Int(step), items.indices.contains(i) else { return nil }
+        value = items[i]
+      } else {
+        guard let member = value[step] else { return nil }
+        value = member
+      }
+    }
+    return value
+  }
+
+  /// Where the value at `path` begins; where its deepest ancestor present begins when it is
+  /// absent (the object that lacks a member).
+  public func location(_ path: [String]) -> DataLocation {
+    var parser = JSONParser(bytes: bytes, file: file)
+    return parser.location(of: parser.locate(path[...]))
+  }
+}
+
 struct JSONParser {
   let bytes: [UInt8]
   let file: String
@@ -79,9 +118,14 @@ struct JSONParser {
   static let maximumDepth = 512
 
   func error(_ text: String) -> AccelError {
+    AccelError.data(location(of: at), "invalid JSON: \(text)")
+  }
+
+  /// The line and column (in characters) of the byte at `offset`.
+  func location(of offset: Int) -> DataLocation {
     var line = 1
     var column = 1
-    for b in bytes[..<min(at, bytes.count)] {
+    for b in bytes[..<min(offset, bytes.count)] {
       if b == UInt8(ascii: "\n") {
         line += 1
         column = 1
@@ -89,7 +133,42 @@ struct JSONParser {
         column += 1
       }
     }
-    return AccelError.data(DataLocation(file: file, line: line, column: column), "invalid JSON: \(text)")
+    return DataLocation(file: file, line: line, column: column)
+  }
+
+  /// The offset of the value at `path` below the value that starts here (object members by name,
+  /// the first when repeated; array items by their decimal index), or of its deepest ancestor
+  /// present. For a document that parses: every value skipped on the way is read again.
+  mutating func locate(_ path: ArraySlice<String>) -> Int {
+    skipBlanks()
+    let here = at
+    guard let wanted = path.first, at < bytes.count else { return here }
+    let isObject = bytes[at] == UInt8(ascii: "{")
+    guard isObject || bytes[at] == UInt8(ascii: "[") else { return here }
+    let index = isObject ? nil : Int(wanted)
+    guard isObject || index != nil else { return here }
+    at += 1
+    var count = 0
+    while true {
+      skipBlanks()
+      guard at < bytes.count, bytes[at] != UInt8(ascii: "}"), bytes[at] != UInt8(ascii: "]") else {
+        return here
+      }
+      var found = index == count
+      if isObject {
+        guard let key = try? string() else { return here }
+        found = key == wanted
+        skipBlanks()
+        at += 1  // the ':'
+      }
+      if found { return locate(path.dropFirst()) }
+      skipBlanks()
+      guard (try? value(depth: 0)) != nil else { return here }
+      skipBlanks()
+      guard at < bytes.count, bytes[at] == UInt8(ascii: ",") else { return here }
+      at += 1
+      count += 1
+    }
   }
 
   mutating func skipBlanks() {

@@ -343,7 +343,8 @@ enum LabelStudio {
         DataLocation(file: path, line: 1),
         "not a Label Studio export: it does not start with a JSON array or object")
     }
-    let document = try JSONValue.parse(bytes, file: path)
+    let parsed = try JSONDocument(bytes, file: path)
+    let document = parsed.root
     let tasks = document.array ?? [document]
     let location = DataLocation(file: path)
     guard !tasks.isEmpty else { throw AccelError.data(location, "the Label Studio export holds no task") }
@@ -351,19 +352,20 @@ enum LabelStudio {
       if let n = task["id"]?.number { return formatNumber(n) }
       return task["id"]?.string
     }
-    let task: JSONValue
+    let chosen: Int
     if let wanted {
-      guard let found = tasks.first(where: { id($0) == wanted }) else {
+      guard let found = tasks.firstIndex(where: { id($0) == wanted }) else {
         throw AccelError.data(
           location, "no task with id \(quotedField(wanted))",
           hint: "the ids are \(tasks.prefix(12).compactMap(id).joined(separator: ", "))")
       }
-      task = found
+      chosen = found
     } else if tasks.count == 1 {
-      task = tasks[0]
-    } else if let trace, let found = tasks.first(where: { names(in: $0).contains { refers($0, to: trace) } })
+      chosen = 0
+    } else if let trace,
+      let found = tasks.firstIndex(where: { names(in: $0).contains { refers($0, to: trace) } })
     {
-      task = found
+      chosen = found
     } else {
       throw AccelError.data(
         location,
@@ -372,37 +374,44 @@ enum LabelStudio {
           "choose one with FILE#ID or --labels-task ID (ids: \(tasks.prefix(12).compactMap(id).joined(separator: ", ")))"
       )
     }
+    let task = tasks[chosen]
+    let taskPath = document.array == nil ? [] : [String(chosen)]
     // The full export has annotations with results; JSON-MIN puts the label lists on the task.
-    var results: [JSONValue] = []
-    if let annotations = task["annotations"]?.array {
-      let kept = annotations.filter { $0["was_cancelled"]?.bool != true }
-      results = kept.first?["result"]?.array ?? []
-      if kept.isEmpty, let predictions = task["predictions"]?.array {
-        results = predictions.first?["result"]?.array ?? []
+    // Each result's value, with its path in the document (errors name its line and column).
+    var results: [(value: JSONValue, path: [String])] = []
+    func values(of list: String, at k: Int?) {
+      guard let k, let items = task[list]?.array?[k]["result"]?.array else { return }
+      results = items.enumerated().map { i, item in
+        (item["value"] ?? .null, taskPath + [list, String(k), "result", String(i), "value"])
       }
+    }
+    if let annotations = task["annotations"]?.array {
+      let kept = annotations.firstIndex { $0["was_cancelled"]?.bool != true }
+      values(of: "annotations", at: kept)
+      if kept == nil, task["predictions"]?.array?.isEmpty == false { values(of: "predictions", at: 0) }
     } else if case .object(let members) = task {
-      for (_, value) in members {
+      for (name, value) in members {
         guard let items = value.array, items.contains(where: { $0["timeserieslabels"] != nil }) else {
           continue
         }
-        results += items.map { JSONValue.object([("value", $0)]) }
+        results += items.enumerated().map { i, item in (item, taskPath + [name, String(i)]) }
       }
     }
     var out: [LabeledInterval] = []
-    for (k, result) in results.enumerated() {
-      guard let value = result["value"], let labels = value["timeserieslabels"]?.array else { continue }
+    for (k, (value, valuePath)) in results.enumerated() {
+      guard let labels = value["timeserieslabels"]?.array else { continue }
       func time(_ name: String) throws -> Double {
         if let v = value[name]?.number, v.isFinite { return v }
         if let s = value[name]?.string, let v = parseDecimal(Substring(s)), v.isFinite { return v }
         throw AccelError.data(
-          location, "result \(k + 1): \(name) is not a time in seconds",
+          parsed.location(valuePath + [name]), "result \(k + 1): \(name) is not a time in seconds",
           hint: "accelkit reads Label Studio time series whose time column is in seconds (no timeFormat)")
       }
       let start = try time("start")
       let end = value["end"] == nil && value["instant"]?.bool == true ? start : try time("end")
       guard end >= start else {
         throw AccelError.data(
-          location,
+          parsed.location(valuePath + ["end"]),
           "result \(k + 1) ends (\(formatNumber(end)) s) before it starts (\(formatNumber(start)) s)")
       }
       for label in labels.compactMap(\.string) where !label.isEmpty {

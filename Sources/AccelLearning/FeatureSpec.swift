@@ -276,55 +276,58 @@ public struct FeatureSpec: Equatable, Sendable {
     return text
   }
 
-  /// Reads the object `json` writes; checks that its names are the ones this accelkit computes.
-  public init(json value: JSONValue, file: String) throws {
-    func fail(_ text: String) -> AccelError {
-      AccelError.data(DataLocation(file: file), "the feature specification \(text)")
+  /// Reads the object `json` writes, at `path` in `document` (the whole document by default);
+  /// checks that its names are the ones this accelkit computes. Errors name the line and column of
+  /// the value at fault (of the object, for a member it lacks or a range it breaks).
+  public init(json document: JSONDocument, at path: [String] = []) throws {
+    let value = document[path] ?? .null
+    func fail(_ text: String, _ key: String...) -> AccelError {
+      AccelError.data(document.location(path + key), "the feature specification \(text)")
     }
     func number(_ key: String) throws -> Double {
-      guard let v = value[key]?.number else { throw fail("has no number \"\(key)\"") }
+      guard let v = value[key]?.number else { throw fail("has no number \"\(key)\"", key) }
       return v
     }
     rateHz = try number("rate_hz")
     hopSeconds = try number("hop_s")
     gravityTauSeconds = try number("gravity_tau_s")
     guard let widths = value["widths_s"]?.array?.compactMap(\.number), !widths.isEmpty else {
-      throw fail("has no \"widths_s\"")
+      throw fail("has no \"widths_s\"", "widths_s")
     }
     widthsSeconds = widths
-    guard let bandItems = value["bands_hz"]?.array else { throw fail("has no \"bands_hz\"") }
-    bands = try bandItems.map { item in
-      guard let pair = item.array?.compactMap(\.number), pair.count == 2 else { throw fail("has a bad band") }
+    guard let bandItems = value["bands_hz"]?.array else { throw fail("has no \"bands_hz\"", "bands_hz") }
+    bands = try bandItems.enumerated().map { k, item in
+      guard let pair = item.array?.compactMap(\.number), pair.count == 2 else {
+        throw fail("has a bad band", "bands_hz", String(k))
+      }
       return FrequencyBand(pair[0], pair[1])
     }
-    guard let gyro = value["gyroscope"]?.bool else { throw fail("has no \"gyroscope\"") }
+    guard let gyro = value["gyroscope"]?.bool else { throw fail("has no \"gyroscope\"", "gyroscope") }
     gyroscope = gyro
     if let name = value["kind"] {
       guard let text = name.string, let known = Kind(rawValue: text) else {
-        throw fail("has an unknown \"kind\" (windows or exponential)")
+        throw fail("has an unknown \"kind\" (windows or exponential)", "kind")
       }
       kind = known
     }
     if let span = value["span_s"] {
-      guard let seconds = span.number else { throw fail("has a \"span_s\" that is not a number") }
+      guard let seconds = span.number else { throw fail("has a \"span_s\" that is not a number", "span_s") }
       spanSeconds = seconds
     }
-    if let flag = value["attitude"] {
-      guard let on = flag.bool else { throw fail("has an \"attitude\" that is not true or false") }
-      attitude = on
+    func flag(_ key: String) throws -> Bool {
+      guard let given = value[key] else { return false }
+      guard let on = given.bool else {
+        throw fail("has \(key.first == "a" ? "an" : "a") \"\(key)\" that is not true or false", key)
+      }
+      return on
     }
-    if let flag = value["shape"] {
-      guard let on = flag.bool else { throw fail("has a \"shape\" that is not true or false") }
-      shape = on
-    }
-    if let flag = value["swing"] {
-      guard let on = flag.bool else { throw fail("has a \"swing\" that is not true or false") }
-      swing = on
-    }
+    attitude = try flag("attitude")
+    shape = try flag("shape")
+    swing = try flag("swing")
     do { try validate() } catch let error as AccelError { throw fail("is out of range: \(error.message)") }
     if let saved = value["names"]?.array?.compactMap(\.string), saved != names {
       throw fail(
-        "names features this accelkit does not compute the same way (a model from another version?)")
+        "names features this accelkit does not compute the same way (a model from another version?)", "names")
     }
   }
 }

@@ -85,15 +85,17 @@ public struct LearnedModel: Sendable {
     description: [UInt8], file path: String,
     classifier: (_ name: String) throws -> (bytes: [UInt8], file: String)
   ) throws -> LearnedModel {
-    let root = try JSONValue.parse(description, file: path)
-    func fail(_ text: String) -> AccelError { AccelError.data(DataLocation(file: path), text) }
+    let document = try JSONDocument(description, file: path)
+    let root = document.root
+    // Errors name the line and column of the value at fault (of the object that lacks a member).
+    func fail(_ text: String, _ at: String...) -> AccelError { AccelError.data(document.location(at), text) }
     guard root["format"]?.string == format else {
-      throw fail("not an accelkit detector (no \"format\": \"\(format)\")")
+      throw fail("not an accelkit detector (no \"format\": \"\(format)\")", "format")
     }
-    guard let features = root["features"] else { throw fail("no \"features\"") }
-    let spec = try FeatureSpec(json: features, file: path)
+    guard root["features"] != nil else { throw fail("no \"features\"") }
+    let spec = try FeatureSpec(json: document, at: ["features"])
     guard let labels = root["labels"]?.array?.compactMap(\.string), !labels.isEmpty else {
-      throw fail("no \"labels\"")
+      throw fail("no \"labels\"", "labels")
     }
     var classifiers: [TreeEnsemble] = []
     var sustained: [TreeEnsemble?] = []
@@ -110,33 +112,44 @@ public struct LearnedModel: Sendable {
     if case .object(let listed)? = root["sustained"],
       let stray = listed.first(where: { !labels.contains($0.0) })
     {
-      throw fail("\"sustained\" names \(quotedField(stray.0)), which is not a label")
+      throw fail("\"sustained\" names \(quotedField(stray.0)), which is not a label", "sustained", stray.0)
     }
-    for label in labels {
-      guard isSafeLabel(label) else { throw fail("the label \(quotedField(label)) is not a plain name") }
+    for (k, label) in labels.enumerated() {
+      guard isSafeLabel(label) else {
+        throw fail("the label \(quotedField(label)) is not a plain name", "labels", String(k))
+      }
       classifiers.append(try ensemble(classifierFile(label)))
       if let named = root["sustained"]?[label] {
         guard named.string == sustainedClassifierFile(label) else {
           throw fail(
-            "the sustained classifier of \(quotedField(label)) must be \(sustainedClassifierFile(label))")
+            "the sustained classifier of \(quotedField(label)) must be \(sustainedClassifierFile(label))",
+            "sustained", label)
         }
         sustained.append(try ensemble(sustainedClassifierFile(label)))
       } else {
         sustained.append(nil)
       }
-      guard let items = root["decoding"]?[label] else { throw fail("no decoding for \(quotedField(label))") }
+      guard let items = root["decoding"]?[label] else {
+        throw fail("no decoding for \(quotedField(label))", "decoding", label)
+      }
       var c = ProbabilityDecoder.Configuration()
       for parameter in ProbabilityDecoder.Configuration.parameters {
         let absent = ProbabilityDecoder.Configuration.optionalParameters[parameter.name]
-        guard let v = items[parameter.name]?.number ?? absent else {
-          throw fail("the decoding of \(quotedField(label)) has no \(parameter.name)")
+        let given = items[parameter.name]
+        if let given, given.number == nil {
+          throw fail(
+            "the decoding of \(quotedField(label)) has a \(parameter.name) that is not a number",
+            "decoding", label, parameter.name)
+        }
+        guard let v = given?.number ?? absent else {
+          throw fail("the decoding of \(quotedField(label)) has no \(parameter.name)", "decoding", label)
         }
         do { try c.set(parameter.name, to: v, owner: label) } catch let error as AccelError {
-          throw fail(error.message)
+          throw fail(error.message, "decoding", label, parameter.name)
         }
       }
       do { try c.validate(owner: label, sustained: sustained.last! != nil) } catch let error as AccelError {
-        throw fail(error.message)
+        throw fail(error.message, "decoding", label)
       }
       decoding.append(c)
     }

@@ -51,32 +51,37 @@ public struct TreeEnsemble: Sendable, Equatable {
 
   /// Reads XGBoost's JSON model; `file` names it in errors.
   public init(json bytes: [UInt8], file: String) throws {
-    let root = try JSONValue.parse(bytes, file: file)
-    func fail(_ text: String) -> AccelError {
-      AccelError.data(DataLocation(file: file), "not an XGBoost model accelkit can run: \(text)")
+    let document = try JSONDocument(bytes, file: file)
+    let root = document.root
+    // Errors name the line and column of the value at fault (of the object that lacks a member).
+    func fail(_ text: String, _ at: [String] = []) -> AccelError {
+      AccelError.data(document.location(at), "not an XGBoost model accelkit can run: \(text)")
     }
     guard let learner = root["learner"] else { throw fail("no \"learner\"") }
     let objective = learner["objective"]?["name"]?.string
     guard objective == "binary:logistic" else {
-      throw fail("the objective is \(objective.map(quotedField) ?? "missing"), not binary:logistic")
+      throw fail(
+        "the objective is \(objective.map(quotedField) ?? "missing"), not binary:logistic",
+        ["learner", "objective", "name"])
     }
     guard let names = learner["feature_names"]?.array?.compactMap(\.string), !names.isEmpty else {
-      throw fail("no feature_names")
+      throw fail("no feature_names", ["learner", "feature_names"])
     }
     featureNames = names
     guard let baseText = learner["learner_model_param"]?["base_score"]?.string,
       let base = Double(baseText), base > 0, base < 1
-    else { throw fail("no base_score in (0, 1)") }
+    else { throw fail("no base_score in (0, 1)", ["learner", "learner_model_param", "base_score"]) }
     baseMargin = Float(-log(1 / base - 1))
     guard let booster = learner["gradient_booster"], booster["name"]?.string == "gbtree",
       let items = booster["model"]?["trees"]?.array
-    else { throw fail("not a gbtree booster") }
+    else { throw fail("not a gbtree booster", ["learner", "gradient_booster"]) }
     let trees = try items.enumerated().map { number, item in
+      let tree = ["learner", "gradient_booster", "model", "trees", String(number)]
       func ints(_ key: String) throws -> [Int32] {
-        guard let values = item[key]?.array else { throw fail("a tree has no \(key)") }
-        return try values.map {
-          guard let v = $0.number, v == v.rounded(), abs(v) < 2e9 else {
-            throw fail("a tree's \(key) is not whole")
+        guard let values = item[key]?.array else { throw fail("a tree has no \(key)", tree + [key]) }
+        return try values.enumerated().map { i, value in
+          guard let v = value.number, v == v.rounded(), abs(v) < 2e9 else {
+            throw fail("a tree's \(key) is not whole", tree + [key, String(i)])
           }
           return Int32(v)
         }
@@ -86,31 +91,32 @@ public struct TreeEnsemble: Sendable, Equatable {
       let feature = try ints("split_indices")
       guard let conditions = item["split_conditions"]?.array?.compactMap(\.number),
         let defaults = item["default_left"]?.array
-      else { throw fail("a tree has no split_conditions or default_left") }
+      else { throw fail("a tree has no split_conditions or default_left", tree) }
       let n = left.count
       guard n > 0, right.count == n, feature.count == n, conditions.count == n, defaults.count == n else {
-        throw fail("a tree's arrays differ in length")
+        throw fail("a tree's arrays differ in length", tree)
       }
-      if let types = item["split_type"]?.array, types.contains(where: { $0.number != 0 }) {
-        throw fail("categorical splits")
+      if let types = item["split_type"]?.array, let k = types.firstIndex(where: { $0.number != 0 }) {
+        throw fail("categorical splits", tree + ["split_type", String(k)])
       }
       // Each fault named as it is: a child that is the node itself or an earlier node (a loop),
       // a child past the tree's end, a feature the model does not have.
       for i in 0..<n where left[i] != -1 {
         let node = "tree \(number), node \(i)"
         for (side, child) in [("left", left[i]), ("right", right[i])] {
+          let at = tree + ["\(side)_children", String(i)]
           if child == Int32(i) {
-            throw fail("\(node): its \(side) child is the node itself (a loop)")
+            throw fail("\(node): its \(side) child is the node itself (a loop)", at)
           } else if child >= 0 && child < Int32(i) {
-            throw fail("\(node): its \(side) child \(child) comes before it (a loop, or not a tree)")
+            throw fail("\(node): its \(side) child \(child) comes before it (a loop, or not a tree)", at)
           } else if child < 0 || child >= Int32(n) {
-            throw fail("\(node): its \(side) child \(child) is outside the tree's \(n) nodes")
+            throw fail("\(node): its \(side) child \(child) is outside the tree's \(n) nodes", at)
           }
         }
         guard feature[i] >= 0, Int(feature[i]) < names.count else {
           throw fail(
-            "\(node) splits on feature \(feature[i]), but the model has \(names.count) features (0 to \(names.count - 1))"
-          )
+            "\(node) splits on feature \(feature[i]), but the model has \(names.count) features (0 to \(names.count - 1))",
+            tree + ["split_indices", String(i)])
         }
       }
       return Tree(

@@ -115,6 +115,17 @@ import Testing
       #"[{"id": 1, "annotations": [{"result": [{"value": {"start": "2026-11-21 10:00:00", "end": "2026-11-21 10:00:01", "timeserieslabels": ["shake"]}}]}]}]"#
     let refused = #expect(throws: AccelError.self) { try read(dated) }
     #expect(refused?.hint?.contains("seconds") == true)
+    // Errors name the value at fault: the first kept annotation's second result's start, the
+    // second task's prediction's end, a JSON-MIN item's end.
+    let late = full.replacingOccurrences(of: #""start": 1.25"#, with: #""start": "soon""#)
+    let lateError = #expect(throws: AccelError.self) { try read(late, .init(task: "7")) }
+    #expect(lateError?.message.contains(":5:25: result 2: start is not a time") == true, "\(lateError!)")
+    let backwards = full.replacingOccurrences(of: #""end": "4.5""#, with: #""end": "2""#)
+    let backwardsError = #expect(throws: AccelError.self) { try read(backwards, .init(task: "8")) }
+    #expect(backwardsError?.message.contains(":8:63: result 1 ends (2 s)") == true, "\(backwardsError!)")
+    let minimalBackwards = minimal.replacingOccurrences(of: #""end": 1"#, with: #""end": 0.25"#)
+    let minimalError = #expect(throws: AccelError.self) { try read(minimalBackwards) }
+    #expect(minimalError?.message.contains(":1:60: result 1 ends") == true, "\(minimalError!)")
     let broken = #expect(throws: AccelError.self) { try read("[{\"id\": 1,\n  \"data\": }]") }
     #expect(broken?.message.contains(":2:11: invalid JSON") == true)
   }
@@ -138,6 +149,23 @@ import Testing
     ] {
       #expect(throws: AccelError.self, "\(bad)") { _ = try AnnotationColumns(parsing: bad) }
     }
+  }
+
+  /// A document names where its values are: members by name (the first when repeated), items by
+  /// index, and for a path that is absent the deepest value present on it.
+  @Test func jsonDocumentLocations() throws {
+    let text = "{\"a\": [1, {\"b\": \"x\\\"]\"},\n  [] ], \"a\": 2,\n \"c\": {\"d\": null, \"é\": true}}"
+    let document = try JSONDocument(Array(text.utf8), file: "t.json")
+    func at(_ path: String...) -> String { document.location(path).description }
+    #expect(at() == "t.json:1:1")
+    #expect(at("a") == "t.json:1:7" && document[["a"]]?.array?.count == 3)
+    #expect(at("a", "1", "b") == "t.json:1:17" && document[["a", "1", "b"]] == .string("x\"]"))
+    #expect(at("a", "2") == "t.json:2:3")
+    #expect(at("a", "2", "0") == "t.json:2:3" && document[["a", "2", "0"]] == nil)
+    #expect(at("a", "3") == "t.json:1:7" && at("a", "x") == "t.json:1:7")
+    #expect(at("c", "é") == "t.json:3:24" && at("c", "d") == "t.json:3:13")
+    #expect(at("c", "e") == "t.json:3:7" && at("z") == "t.json:1:1")
+    #expect(at("a", "0", "q") == "t.json:1:8")
   }
 
   @Test func jsonParserEdges() throws {

@@ -801,5 +801,18 @@ func csvRecords(_ path: String) -> [[String: String]] {
     let refused = try accelkit(["detect-shakes", "--model", bad, trace])
     #expect(refused.status == 65 && refused.stderr.contains("bad/detector.json"), "\(refused.stderr)")
     #expect(refused.stderr.contains("must be at most shake.hold"), "\(refused.stderr)")
+    // Where: the label's decoding, and a value that is not a number (not taken as absent).
+    let before = original[..<decoding.lowerBound]
+    let line = before.filter { $0 == "\n" }.count + 1
+    let column = before.distance(
+      from: before.lastIndex(of: "\n").map(before.index(after:))!, to: before.endIndex)
+    #expect(refused.stderr.contains("bad/detector.json:\(line):\(column + 10): "), "\(refused.stderr)")
+    let text = try accelkit([
+      "detect-shakes", "--model", try model("text", hold: "\"hold_s\": 1, \"hold\": \"0.6\""), trace,
+    ])
+    let at = column + 10 + 1 + fixed.count + 23
+    #expect(
+      text.status == 65 && text.stderr.contains("text/detector.json:\(line):\(at): ")
+        && text.stderr.contains("has a hold that is not a number"), "\(text.stderr)")
   }
 }

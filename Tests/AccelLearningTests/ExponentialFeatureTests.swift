@@ -415,13 +415,12 @@ import Testing
     let spec = Self.spec()
     #expect(spec.json.contains("\"kind\": \"exponential\""))
     #expect(!FeatureSpec().json.contains("\"kind\""))
-    let back = try FeatureSpec(
-      json: try JSONValue.parse(Array(spec.json.utf8), file: "d.json"), file: "d.json")
+    let back = try FeatureSpec(json: try JSONDocument(Array(spec.json.utf8), file: "d.json"))
     #expect(back == spec)
     #expect(spec.names.first == "e1_x_mean" && spec.names.last == "e4_principal_g")
     let unknown = spec.json.replacingOccurrences(of: "\"exponential\"", with: "\"fourier\"")
     #expect(throws: AccelError.self) {
-      try FeatureSpec(json: try JSONValue.parse(Array(unknown.utf8), file: "d.json"), file: "d.json")
+      try FeatureSpec(json: try JSONDocument(Array(unknown.utf8), file: "d.json"))
     }
     // Attitude features: written only when set, read back, refused for windows.
     #expect(!spec.json.contains("attitude"))
@@ -429,17 +428,19 @@ import Testing
     attitude.attitude = true
     #expect(attitude.json.contains("\"attitude\": true"))
     #expect(attitude.names.last == "e4_attitude_spread" && attitude.names.count == spec.names.count + 6)
-    let read = try FeatureSpec(
-      json: try JSONValue.parse(Array(attitude.json.utf8), file: "d.json"), file: "d.json")
+    let read = try FeatureSpec(json: try JSONDocument(Array(attitude.json.utf8), file: "d.json"))
     #expect(read == attitude)
-    // A flag that is not true or false is refused, naming the file and the field.
+    // A flag that is not true or false is refused, naming the field and where its value is.
     let odd = attitude.json.replacingOccurrences(of: "\"attitude\": true", with: "\"attitude\": 1")
-    #expect(odd != attitude.json)
+    let lines = odd.split(separator: "\n", omittingEmptySubsequences: false)
+    let line = try #require(lines.firstIndex { $0.contains("\"attitude\": 1") })
+    let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].firstIndex(of: "1")!)
     do {
-      _ = try FeatureSpec(json: try JSONValue.parse(Array(odd.utf8), file: "d.json"), file: "d.json")
+      _ = try FeatureSpec(json: try JSONDocument(Array(odd.utf8), file: "d.json"))
       Issue.record("an attitude of 1 was read")
     } catch let error as AccelError {
-      #expect(error.message.contains("d.json") && error.message.contains("\"attitude\""), "\(error.message)")
+      #expect(error.message.hasPrefix("d.json:\(line + 1):\(column + 1): "), "\(error.message)")
+      #expect(error.message.contains("\"attitude\""), "\(error.message)")
     }
     attitude.kind = .windows
     #expect(throws: AccelError.self) { try attitude.validate() }
@@ -452,11 +453,11 @@ import Testing
     #expect(shape.widthsPhrase == "exponential widths of 1, 4 s with attitude and shape features")
     #expect(shape.names.firstIndex(of: "e1_x_crest") == shape.names.firstIndex(of: "e1_attitude_spread")! + 1)
     #expect(
-      try FeatureSpec(json: try JSONValue.parse(Array(shape.json.utf8), file: "d.json"), file: "d.json")
+      try FeatureSpec(json: try JSONDocument(Array(shape.json.utf8), file: "d.json"))
         == shape)
     let oddShape = shape.json.replacingOccurrences(of: "\"shape\": true", with: "\"shape\": \"yes\"")
     #expect(throws: AccelError.self) {
-      try FeatureSpec(json: try JSONValue.parse(Array(oddShape.utf8), file: "d.json"), file: "d.json")
+      try FeatureSpec(json: try JSONDocument(Array(oddShape.utf8), file: "d.json"))
     }
     shape.kind = .windows
     #expect(throws: AccelError.self) { try shape.validate() }
@@ -470,12 +471,12 @@ import Testing
       swing.names.firstIndex(of: "e1_swing_rate") == swing.names.firstIndex(of: "e1_horiz_asymmetry")! + 1)
     #expect(swing.widthsPhrase == "exponential widths of 1, 4 s with attitude, shape and swing features")
     #expect(
-      try FeatureSpec(json: try JSONValue.parse(Array(swing.json.utf8), file: "d.json"), file: "d.json")
+      try FeatureSpec(json: try JSONDocument(Array(swing.json.utf8), file: "d.json"))
         == swing)
     let oddSwing = swing.json.replacingOccurrences(of: "\"swing\": true", with: "\"swing\": 1")
     #expect(oddSwing != swing.json)
     #expect(throws: AccelError.self) {
-      try FeatureSpec(json: try JSONValue.parse(Array(oddSwing.utf8), file: "d.json"), file: "d.json")
+      try FeatureSpec(json: try JSONDocument(Array(oddSwing.utf8), file: "d.json"))
     }
     swing.kind = .windows
     #expect(throws: AccelError.self) { try swing.validate() }
@@ -505,13 +506,12 @@ import Testing
     }
     #expect(spanned.halfSpanSeconds == 0.49 && plain.halfSpanSeconds == 0.24)
     #expect(spanned.json.contains("\"span_s\": 1,") && !plain.json.contains("span_s"))
-    let back = try FeatureSpec(
-      json: try JSONValue.parse(Array(spanned.json.utf8), file: "d.json"), file: "d.json")
+    let back = try FeatureSpec(json: try JSONDocument(Array(spanned.json.utf8), file: "d.json"))
     #expect(back == spanned)
     for bad in ["\"span_s\": \"1\",", "\"span_s\": 9,"] {
       let text = spanned.json.replacingOccurrences(of: "\"span_s\": 1,", with: bad)
       #expect(throws: AccelError.self, "\(bad)") {
-        try FeatureSpec(json: try JSONValue.parse(Array(text.utf8), file: "d.json"), file: "d.json")
+        try FeatureSpec(json: try JSONDocument(Array(text.utf8), file: "d.json"))
       }
     }
     for bad in [2.5, 0, -1, Double.nan] {

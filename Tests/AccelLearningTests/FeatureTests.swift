@@ -698,15 +698,20 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
   }
 
   @Test func eachFaultIsNamed() throws {
+    // Each with where the value at fault is: the child or the feature index.
     let cases: [([Int], [Int], [Int], String)] = [
-      ([0, -1, -1], [2, -1, -1], [0, 0, 0], "tree 1, node 0: its left child is the node itself (a loop)"),
-      ([1, -1, 1], [2, -1, 1], [0, 0, 1], "tree 1, node 2: its left child 1 comes before it"),
       (
-        [1, -1, -1], [7, -1, -1], [0, 0, 0], "tree 1, node 0: its right child 7 is outside the tree's 3 nodes"
+        [0, -1, -1], [2, -1, -1], [0, 0, 0],
+        "6:23: tree 1, node 0: its left child is the node itself (a loop)"
+      ),
+      ([1, -1, 1], [2, -1, 1], [0, 0, 1], "6:30: tree 1, node 2: its left child 1 comes before it"),
+      (
+        [1, -1, -1], [7, -1, -1], [0, 0, 0],
+        "6:54: tree 1, node 0: its right child 7 is outside the tree's 3 nodes"
       ),
       (
         [1, -1, -1], [2, -1, -1], [5, 0, 0],
-        "tree 1, node 0 splits on feature 5, but the model has 2 features (0 to 1)"
+        "6:84: tree 1, node 0 splits on feature 5, but the model has 2 features (0 to 1)"
       ),
     ]
     for (left, right, features, message) in cases {
@@ -714,7 +719,8 @@ func rows(_ spec: FeatureSpec, _ block: SampleBlock, chunks: [Int]? = nil) throw
         _ = try TreeEnsemble(json: Self.model(left: left, right: right, features: features), file: "m.json")
         Issue.record("accepted: \(message)")
       } catch let error as AccelError {
-        #expect(error.message.contains(message), "\(error.message)")
+        let (at, fault) = (message.prefix { $0 != " " }, message.drop { $0 != " " }.dropFirst())
+        #expect(error.message.hasPrefix("m.json:\(at) ") && error.message.contains(fault), "\(error.message)")
         #expect(!error.message.contains("points outside it"))
       }
     }
