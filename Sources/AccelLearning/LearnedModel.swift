@@ -94,9 +94,11 @@ public struct LearnedModel: Sendable {
     }
     guard root["features"] != nil else { throw fail("no \"features\"") }
     let spec = try FeatureSpec(json: document, at: ["features"])
-    guard let labels = root["labels"]?.array?.compactMap(\.string), !labels.isEmpty else {
-      throw fail("no \"labels\"", "labels")
+    guard let items = root["labels"]?.array, !items.isEmpty else { throw fail("no \"labels\"", "labels") }
+    if let k = items.firstIndex(where: { $0.string == nil }) {
+      throw fail("a label that is not a string", "labels", String(k))
     }
+    let labels = items.compactMap(\.string)
     var classifiers: [TreeEnsemble] = []
     var sustained: [TreeEnsemble?] = []
     var decoding: [ProbabilityDecoder.Configuration] = []

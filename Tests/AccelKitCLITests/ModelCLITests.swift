@@ -814,5 +814,18 @@ func csvRecords(_ path: String) -> [[String: String]] {
     #expect(
       text.status == 65 && text.stderr.contains("text/detector.json:\(line):\(at): ")
         && text.stderr.contains("has a hold that is not a number"), "\(text.stderr)")
+    // A label that is not a string is refused where it is (not dropped).
+    let numbered = try model("numbered", hold: "")
+    let described = String(decoding: readFile(numbered + "/detector.json") ?? [], as: UTF8.self)
+    let labels = try #require(described.range(of: "\"labels\": [\"shake\"]"))
+    writeFile(
+      numbered + "/detector.json",
+      described.replacingCharacters(in: labels, with: "\"labels\": [\"shake\", 7]"))
+    let seven = try accelkit(["detect-shakes", "--model", numbered, trace])
+    let labelsLine = described[..<labels.lowerBound].filter { $0 == "\n" }.count + 1
+    #expect(
+      seven.status == 65
+        && seven.stderr.contains("numbered/detector.json:\(labelsLine):23: a label that is not"),
+      "\(seven.stderr)")
   }
 }
