@@ -26,7 +26,12 @@ label shake.
                    half second varies by under 3 counts); the range clips near +-3.5 g. One trace
                    per box; its event runs from a quarter second before the first to the last
                    sample where |a| varies by more than 0.3 g (standard deviation over a quarter
-                   second), pauses included: most recordings begin already shaking.
+                   second), pauses included. Most recordings begin already shaking and shake to
+                   their last sample, so each is placed between 4 s of the source's own rest on
+                   either side, as MotionSense-ESP's shakes are (below): the rest before the
+                   shaking of the boxes that begin at rest for half a second or more (7 of 38),
+                   cut into pieces of half a second; each side takes the next such box's pieces,
+                   repeated to fill its 4 s.
 
   unitn            ahmedshoebq/UNITN---Low-Powered-Embedded-Sytem-Assignment-1---Ahmed-Shoeb (no
                    licence: read in place, never copied, and used to evaluate, not to train): an
@@ -264,6 +269,9 @@ def motionsense_esp_bouts(shakes):
 OPENUAT_RATE = 100.0  # the grid the event-stamped readings are put on (sample and hold), Hz
 OPENUAT_ZERO = 128.0  # an axis' reading at 0 g: the middle of the 8-bit range
 OPENUAT_ACTIVE_G = 0.3  # shaking: the standard deviation of |a| over a quarter second above this
+OPENUAT_REST = 4.0  # seconds of the source's own rest placed before and after each recording
+OPENUAT_PIECE = 0.5  # seconds in one piece of that rest
+OPENUAT_LEAST_REST = 0.5  # the shortest rest before a box's shaking that the pool takes
 
 
 def openuat_calibration(recordings):
@@ -327,8 +335,9 @@ def openuat(root, w):
     if scale is None:
         return
     quarter = int(0.25 * OPENUAT_RATE)
-    for (part, n), boxes in zip(names, recordings):
-        for box, counts in zip("ab", boxes):
+    boxes = []  # (name, samples, first and last sample of the shaking)
+    for (part, n), pair in zip(names, recordings):
+        for box, counts in zip("ab", pair):
             if len(counts) < OPENUAT_RATE:
                 continue
             # accelkit's convention: a reading of +1 g along an axis at rest means that axis points
@@ -341,11 +350,27 @@ def openuat(root, w):
                 mean = sum(window) / len(window)
                 if (sum((x - mean) ** 2 for x in window) / len(window)) ** 0.5 > OPENUAT_ACTIVE_G:
                     active.append(i)
-            if not active:
-                continue
-            start = max(0, active[0] - quarter)
-            name = f"{part}-{n.split('.')[0]}-{box}"
-            w.recording(name, OPENUAT_RATE, samples, [(start, active[-1])], "hand", "shake")
+            if active:
+                boxes.append((f"{part}-{n.split('.')[0]}-{box}", samples, max(0, active[0] - quarter), active[-1]))
+    # The rest before a box's shaking, where it lasts OPENUAT_LEAST_REST or more, in pieces of
+    # OPENUAT_PIECE: each side of a recording takes the next box's pieces in turn, repeated to
+    # fill OPENUAT_REST (one box's attitude, so that the joins between pieces stay small).
+    size = round(OPENUAT_PIECE * OPENUAT_RATE)
+    runs = [[samples[i:i + size] for i in range(0, start - size + 1, size)]
+            for _, samples, start, _ in boxes if start >= OPENUAT_LEAST_REST * OPENUAT_RATE]
+    if not runs:
+        sys.exit(f"{root}: no recording begins at rest for {OPENUAT_LEAST_REST:g} s: no rest to place the shaking between")
+    per_side, used = round(OPENUAT_REST / OPENUAT_PIECE), 0
+
+    def rest():
+        nonlocal used
+        run = runs[used % len(runs)]
+        used += 1
+        return [(run[k % len(run)], False) for k in range(per_side)]
+
+    for name, samples, start, end in boxes:
+        pieces = rest() + [(samples[:start], False), (samples[start:end + 1], True), (samples[end + 1:], False)] + rest()
+        w.trace(name, OPENUAT_RATE, pieces, "hand", "shake")
 
 
 # -- UNITN (an Arduino Nano 33 BLE Sense) --------------------------------------------------------

@@ -128,11 +128,18 @@ import Testing
     #expect(abs(rows[0][1] + 1) < 1e-6 && abs(rows[0][2]) < 1e-6 && abs(rows[0][3]) < 1e-6, "\(rows[0])")
     let peak = rows.map { abs($0[2]) }.max() ?? 0
     #expect(abs(peak - 2) < 0.01, "the shake's peak is 80 counts: 2 g, got \(peak)")
-    // The event covers the shaking (2-5 s) to within the quarter-second measure.
+    // The recording (6 s) is placed between 4 s of the source's own rest on either side (box a's
+    // rest before its shaking, in pieces of half a second): the event covers the shaking (2-5 s
+    // of the recording) to within the quarter-second measure, 4 s later.
     let events = String(decoding: readFile(out + "/openuat/positive-1-a.events.csv") ?? [], as: UTF8.self)
       .split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
     #expect(events.count == 1)
-    #expect(events.first.map { abs($0[0] - 2) <= 0.3 && abs($0[1] - 5) <= 0.3 } == true, "\(events)")
+    #expect(events.first.map { abs($0[0] - 6) <= 0.3 && abs($0[1] - 9) <= 0.3 } == true, "\(events)")
+    #expect(abs((rows.last?[0] ?? 0) - 14) < 0.05, "\(rows.last ?? [])")
+    for part in [rows.prefix(400), rows.suffix(400)] {
+      let still = part.allSatisfy { abs($0[1] + 1) < 1e-3 && abs($0[2]) < 1e-3 && abs($0[3]) < 1e-3 }
+      #expect(still, "rest: \(part.first!)")
+    }
     let r = try accelkit(["evaluate", out, "--rule", "swing", "--format", "csv"])
     #expect(r.status == 0, "\(r.stderr)")
   }
