@@ -291,10 +291,15 @@ public struct FeatureSpec: Equatable, Sendable {
     rateHz = try number("rate_hz")
     hopSeconds = try number("hop_s")
     gravityTauSeconds = try number("gravity_tau_s")
-    guard let widths = value["widths_s"]?.array?.compactMap(\.number), !widths.isEmpty else {
+    guard let widthItems = value["widths_s"]?.array, !widthItems.isEmpty else {
       throw fail("has no \"widths_s\"", "widths_s")
     }
-    widthsSeconds = widths
+    widthsSeconds = try widthItems.enumerated().map { k, item in
+      guard let width = item.number else {
+        throw fail("has a width that is not a number", "widths_s", String(k))
+      }
+      return width
+    }
     guard let bandItems = value["bands_hz"]?.array else { throw fail("has no \"bands_hz\"", "bands_hz") }
     bands = try bandItems.enumerated().map { k, item in
       guard let pair = item.array?.compactMap(\.number), pair.count == 2 else {

@@ -442,6 +442,20 @@ import Testing
       #expect(error.message.hasPrefix("d.json:\(line + 1):\(column + 1): "), "\(error.message)")
       #expect(error.message.contains("\"attitude\""), "\(error.message)")
     }
+    // A width that is not a number is refused where it is (it was dropped).
+    let widths = try #require(attitude.json.range(of: "\"widths_s\": [1, 4]"))
+    let oddWidth = attitude.json.replacingCharacters(in: widths, with: "\"widths_s\": [1, \"4\"]")
+    let widthLine = attitude.json[..<widths.lowerBound].filter { $0 == "\n" }.count + 1
+    let widthError = #expect(throws: AccelError.self) {
+      try FeatureSpec(json: try JSONDocument(Array(oddWidth.utf8), file: "d.json"))
+    }
+    let widthColumn =
+      attitude.json[..<widths.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).last!.count
+      + 17
+    #expect(
+      widthError?.message.hasPrefix(
+        "d.json:\(widthLine):\(widthColumn): the feature specification has a width")
+        == true, "\(widthError?.message ?? "")")
     attitude.kind = .windows
     #expect(throws: AccelError.self) { try attitude.validate() }
     // Shape features likewise, after the attitude features.
